@@ -1,0 +1,184 @@
+"""Collections: a name, a required description, a metadata schema and the embedding model it was built with."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from services.db import ensure_hnsw_index
+from services.embeddings import Embedder
+from services.errors import AlreadyExists, EmbeddingMismatch, NotFound, ValidationFailed
+from services.metadata_schema import merge_schema, normalise_schema
+
+MAX_NAME = 100
+MAX_DESCRIPTION = 2_000
+
+
+@dataclass(frozen=True)
+class Collection:
+    id: int
+    name: str
+    description: str
+    metadata_schema: dict[str, Any]
+    embedding_model: str
+    embedding_dim: int
+    created_at: dt.datetime
+    document_count: int = 0
+    chunk_count: int = 0
+
+
+_SELECT = """
+SELECT c.*,
+       (SELECT count(*) FROM collection_documents cd WHERE cd.collection_id = c.id) AS document_count,
+       (SELECT coalesce(sum(d.chunk_count), 0) FROM collection_documents cd
+          JOIN documents d ON d.id = cd.document_id WHERE cd.collection_id = c.id) AS chunk_count
+FROM collections c
+"""
+
+
+def _row(row: Any) -> Collection:
+    m = row._mapping
+    return Collection(
+        id=m["id"], name=m["name"], description=m["description"],
+        metadata_schema=m["metadata_schema"], embedding_model=m["embedding_model"],
+        embedding_dim=m["embedding_dim"], created_at=m["created_at"],
+        document_count=int(m["document_count"]), chunk_count=int(m["chunk_count"]),
+    )
+
+
+def _clean_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("A collection needs a name.")
+    if len(name) > MAX_NAME:
+        raise ValidationFailed(f"A collection name is at most {MAX_NAME} characters.")
+    if any(ord(ch) < 32 for ch in name):
+        raise ValidationFailed("A collection name cannot contain control characters.")
+    return name
+
+
+def _clean_description(description: str) -> str:
+    description = (description or "").strip()
+    if not description:
+        raise ValidationFailed("A collection needs a description: say what it holds and what it is for.")
+    if len(description) > MAX_DESCRIPTION:
+        raise ValidationFailed(f"A description is at most {MAX_DESCRIPTION} characters.")
+    return description
+
+
+class CollectionService:
+    def __init__(self, *, engine: Engine, embedder: Embedder) -> None:
+        self.engine = engine
+        self.embedder = embedder
+
+    def create(self, *, name: str, description: str, metadata_schema: Any = None) -> Collection:
+        """Create a collection bound to the configured embedding model."""
+        name, description = _clean_name(name), _clean_description(description)
+        schema = normalise_schema(metadata_schema)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO collections (name, description, metadata_schema, embedding_model, embedding_dim) "
+                        "VALUES (:n, :d, CAST(:s AS jsonb), :m, :dim)"
+                    ),
+                    {"n": name, "d": description, "s": json.dumps(schema),
+                     "m": self.embedder.name, "dim": self.embedder.dim},
+                )
+        except IntegrityError:
+            raise AlreadyExists(f"A collection named {name!r} already exists.") from None
+        ensure_hnsw_index(self.engine, self.embedder.dim)
+        return self.get(name)
+
+    def list(self) -> list[Collection]:
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(sa.text(_SELECT + " ORDER BY c.name"))]
+
+    def get(self, name_or_id: str | int, conn: Connection | None = None) -> Collection:
+        where = "WHERE c.id = :k" if isinstance(name_or_id, int) else "WHERE c.name = :k"
+        key = name_or_id if isinstance(name_or_id, int) else str(name_or_id).strip()
+        if conn is None:
+            with self.engine.connect() as own:
+                row = own.execute(sa.text(_SELECT + where), {"k": key}).first()
+        else:
+            row = conn.execute(sa.text(_SELECT + where), {"k": key}).first()
+        if row is None:
+            raise NotFound(f"No collection named {name_or_id!r}.")
+        return _row(row)
+
+    def update_description(self, name: str, description: str) -> Collection:
+        description = _clean_description(description)
+        with self.engine.begin() as conn:
+            coll = self.get(name, conn)
+            conn.execute(
+                sa.text("UPDATE collections SET description = :d, updated_at = now() WHERE id = :id"),
+                {"d": description, "id": coll.id},
+            )
+        return self.get(coll.id)
+
+    def add_schema_fields(self, name: str, fields: Any) -> Collection:
+        """Add metadata fields. Schemas only grow; see :func:`merge_schema` for the rules."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                sa.text("SELECT id, metadata_schema FROM collections WHERE name = :n FOR UPDATE"), {"n": name}
+            ).first()
+            if row is None:
+                raise NotFound(f"No collection named {name!r}.")
+            count = conn.execute(
+                sa.text("SELECT count(*) FROM collection_documents WHERE collection_id = :id"), {"id": row.id}
+            ).scalar_one()
+            merged = merge_schema(row.metadata_schema, fields, collection_is_empty=count == 0)
+            conn.execute(
+                sa.text("UPDATE collections SET metadata_schema = CAST(:s AS jsonb), updated_at = now() WHERE id = :id"),
+                {"s": json.dumps(merged), "id": row.id},
+            )
+        return self.get(row.id)
+
+    def rebind_embedding_model(self, name: str) -> Collection:
+        """Switch an *empty* collection to the configured model; refused once it holds documents."""
+        coll = self.get(name)
+        if coll.document_count:
+            raise EmbeddingMismatch(
+                f"Collection {name!r} holds {coll.document_count} documents embedded with "
+                f"{coll.embedding_model} ({coll.embedding_dim}-d); its model cannot change. "
+                "Create a new collection for the new model."
+            )
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.text("UPDATE collections SET embedding_model = :m, embedding_dim = :d, updated_at = now() WHERE id = :id"),
+                {"m": self.embedder.name, "d": self.embedder.dim, "id": coll.id},
+            )
+        ensure_hnsw_index(self.engine, self.embedder.dim)
+        return self.get(coll.id)
+
+    def delete(self, name: str) -> int:
+        """Delete a collection and the documents only it holds; return how many documents went."""
+        with self.engine.begin() as conn:
+            coll = self.get(name, conn)
+            doomed = conn.execute(
+                sa.text(
+                    "SELECT cd.document_id FROM collection_documents cd WHERE cd.collection_id = :id "
+                    "AND NOT EXISTS (SELECT 1 FROM collection_documents o "
+                    "WHERE o.document_id = cd.document_id AND o.collection_id <> :id)"
+                ),
+                {"id": coll.id},
+            ).scalars().all()
+            conn.execute(sa.text("DELETE FROM collections WHERE id = :id"), {"id": coll.id})
+            if doomed:
+                conn.execute(sa.text("DELETE FROM documents WHERE id = ANY(:ids)"), {"ids": list(doomed)})
+        return len(doomed)
+
+    def check_model(self, coll: Collection) -> None:
+        """Refuse to mix embedding models inside a collection."""
+        if coll.embedding_model != self.embedder.name or coll.embedding_dim != self.embedder.dim:
+            raise EmbeddingMismatch(
+                f"Collection {coll.name!r} was built with {coll.embedding_model} ({coll.embedding_dim}-d), "
+                f"but the configured model is {self.embedder.name} ({self.embedder.dim}-d). "
+                "Switch the setting back, or use a collection made with this model."
+            )

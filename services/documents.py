@@ -1,0 +1,256 @@
+"""Source documents and their chunks: write (atomically), list, view, update metadata, delete."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import sqlalchemy as sa
+from psycopg2.extras import execute_values
+from sqlalchemy.engine import Connection, Engine
+
+from services.chunking import Chunk
+from services.errors import NotFound, ValidationFailed
+from services.metadata_schema import validate_metadata
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    id: int
+    title: str
+    source: str
+    source_type: str
+    metadata: dict[str, Any]
+    status: str
+    version: int
+    chunk_count: int
+    char_count: int
+    collections: list[str]
+    updated_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class ChunkView:
+    id: int
+    chunk_index: int
+    text: str
+    char_start: int
+    char_end: int
+    heading_path: list[str]
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    summary: DocumentSummary
+    content: str
+    chunks: list[ChunkView] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class NewDocument:
+    """A parsed, chunked and embedded document ready to be written in one transaction."""
+
+    collection_id: int
+    title: str
+    source: str
+    source_type: str
+    content: str
+    metadata: dict[str, Any]
+    chunks: list[Chunk]
+    embeddings: np.ndarray
+    replace_document_id: int | None = None
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.content)
+
+
+def _vector_literal(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
+def write_document(conn: Connection, doc: NewDocument) -> int:
+    """Insert or replace a document and all its chunks inside the caller's transaction.
+
+    Either everything is written or, on any error, the transaction rolls back
+    and nothing is. Returns the document id.
+    """
+    params = {
+        "title": doc.title, "source": doc.source, "stype": doc.source_type, "content": doc.content,
+        "hash": doc.hash, "meta": json.dumps(doc.metadata), "n": len(doc.chunks),
+    }
+    if doc.replace_document_id is not None:
+        doc_id = doc.replace_document_id
+        found = conn.execute(sa.text("SELECT id FROM documents WHERE id = :id FOR UPDATE"), {"id": doc_id}).first()
+        if found is None:
+            raise NotFound(f"Document {doc_id} was deleted while it was being re-ingested.")
+        conn.execute(
+            sa.text(
+                "UPDATE documents SET content = :content, content_hash = :hash, source = :source, "
+                "source_type = :stype, metadata = metadata || CAST(:meta AS jsonb), chunk_count = :n, "
+                "version = version + 1, status = 'ready', error = NULL, updated_at = now() WHERE id = :id"
+            ),
+            {**params, "id": doc_id},
+        )
+        conn.execute(sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id})
+        conn.execute(
+            sa.text("UPDATE collection_documents SET content_hash = :hash, title = :title WHERE document_id = :id"),
+            {**params, "id": doc_id},
+        )
+    else:
+        doc_id = conn.execute(
+            sa.text(
+                "INSERT INTO documents (title, source, source_type, content, content_hash, metadata, chunk_count) "
+                "VALUES (:title, :source, :stype, :content, :hash, CAST(:meta AS jsonb), :n) RETURNING id"
+            ),
+            params,
+        ).scalar_one()
+        conn.execute(
+            sa.text(
+                "INSERT INTO collection_documents (collection_id, document_id, title, content_hash) "
+                "VALUES (:c, :d, :title, :hash)"
+            ),
+            {"c": doc.collection_id, "d": doc_id, "title": doc.title, "hash": doc.hash},
+        )
+    dim = int(doc.embeddings.shape[1]) if len(doc.chunks) else 0
+    rows = [
+        (doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path), "{}",
+         _vector_literal(doc.embeddings[i]), dim)
+        for i, c in enumerate(doc.chunks)
+    ]
+    if rows:
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        execute_values(
+            cursor,
+            "INSERT INTO chunks (document_id, chunk_index, text, char_start, char_end, heading_path, "
+            "metadata, embedding, embedding_dim) VALUES %s",
+            rows,
+            template="(%s, %s, %s, %s, %s, %s::text[], %s::jsonb, %s::vector, %s)",
+            page_size=200,
+        )
+    return int(doc_id)
+
+
+_SUMMARY = """
+SELECT d.id, d.title, d.source, d.source_type, d.metadata, d.status, d.version, d.chunk_count,
+       length(d.content) AS char_count, d.updated_at,
+       array(SELECT c.name FROM collection_documents cd JOIN collections c ON c.id = cd.collection_id
+             WHERE cd.document_id = d.id ORDER BY c.name) AS collections
+FROM documents d
+"""
+
+
+def _summary(row: Any) -> DocumentSummary:
+    m = row._mapping
+    return DocumentSummary(
+        id=m["id"], title=m["title"], source=m["source"], source_type=m["source_type"], metadata=m["metadata"],
+        status=m["status"], version=m["version"], chunk_count=m["chunk_count"], char_count=m["char_count"],
+        collections=list(m["collections"]), updated_at=m["updated_at"],
+    )
+
+
+class DocumentService:
+    def __init__(self, *, engine: Engine) -> None:
+        self.engine = engine
+
+    def list(
+        self, *, collection_id: int | None = None, title_contains: str = "",
+        metadata_filter: dict[str, Any] | None = None, limit: int = 100, offset: int = 0,
+    ) -> list[DocumentSummary]:
+        clauses, params = [], {"limit": max(1, min(int(limit), 1000)), "offset": max(0, int(offset))}
+        if collection_id is not None:
+            clauses.append("EXISTS (SELECT 1 FROM collection_documents cd WHERE cd.document_id = d.id AND cd.collection_id = :cid)")
+            params["cid"] = collection_id
+        if title_contains.strip():
+            clauses.append("d.title ILIKE :title ESCAPE '\\'")
+            escaped = title_contains.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            params["title"] = f"%{escaped}%"
+        if metadata_filter:
+            clauses.append("d.metadata @> CAST(:mf AS jsonb)")
+            params["mf"] = json.dumps(metadata_filter)
+        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text(f"{_SUMMARY} {where} ORDER BY d.title LIMIT :limit OFFSET :offset"), params)
+            return [_summary(r) for r in rows]
+
+    def get(self, document_id: int, *, with_chunks: bool = True) -> DocumentView:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.text(_SUMMARY + " WHERE d.id = :id"), {"id": document_id}).first()
+            if row is None:
+                raise NotFound(f"No document with id {document_id}.")
+            content = conn.execute(sa.text("SELECT content FROM documents WHERE id = :id"), {"id": document_id}).scalar_one()
+            chunks = []
+            if with_chunks:
+                chunks = [
+                    ChunkView(r.id, r.chunk_index, r.text, r.char_start, r.char_end, list(r.heading_path))
+                    for r in conn.execute(
+                        sa.text(
+                            "SELECT id, chunk_index, text, char_start, char_end, heading_path FROM chunks "
+                            "WHERE document_id = :id ORDER BY chunk_index"
+                        ),
+                        {"id": document_id},
+                    )
+                ]
+        return DocumentView(_summary(row), content, chunks)
+
+    def update_metadata(self, document_id: int, changes: dict[str, Any], *, remove: list[str] | None = None) -> DocumentSummary:
+        """Merge ``changes`` into a document's metadata (and drop ``remove`` keys).
+
+        The row is locked while the result is validated against every collection
+        it belongs to, so concurrent updates to different keys are never lost.
+        """
+        if not isinstance(changes, dict):
+            raise ValidationFailed("Metadata changes must be a JSON object.")
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.text("SELECT metadata FROM documents WHERE id = :id FOR UPDATE"), {"id": document_id}).first()
+            if row is None:
+                raise NotFound(f"No document with id {document_id}.")
+            merged = {**row.metadata, **changes}
+            for key in remove or []:
+                merged.pop(key, None)
+            schemas = conn.execute(
+                sa.text(
+                    "SELECT c.metadata_schema FROM collections c JOIN collection_documents cd "
+                    "ON cd.collection_id = c.id WHERE cd.document_id = :id"
+                ),
+                {"id": document_id},
+            ).scalars().all()
+            for schema in schemas:
+                merged = validate_metadata(schema, merged)
+            conn.execute(
+                sa.text("UPDATE documents SET metadata = CAST(:m AS jsonb), updated_at = now() WHERE id = :id"),
+                {"m": json.dumps(merged), "id": document_id},
+            )
+        return self.get(document_id, with_chunks=False).summary
+
+    def delete(self, document_id: int) -> None:
+        """Delete a document everywhere, with its chunks and collection links."""
+        with self.engine.begin() as conn:
+            gone = conn.execute(sa.text("DELETE FROM documents WHERE id = :id RETURNING id"), {"id": document_id}).first()
+        if gone is None:
+            raise NotFound(f"No document with id {document_id}.")
+
+    def find_in_collection(self, conn: Connection, collection_id: int, *, title: str, hash_: str) -> dict[str, Any]:
+        """Which document in the collection has this title, and which has this content (for dedup)."""
+        rows = conn.execute(
+            sa.text(
+                "SELECT document_id, title, content_hash FROM collection_documents "
+                "WHERE collection_id = :c AND (title = :t OR content_hash = :h)"
+            ),
+            {"c": collection_id, "t": title, "h": hash_},
+        ).all()
+        out: dict[str, Any] = {"by_title": None, "by_hash": None}
+        for r in rows:
+            if r.title == title:
+                out["by_title"] = r
+            if r.content_hash == hash_:
+                out["by_hash"] = r
+        return out

@@ -1,0 +1,43 @@
+"""Domain errors. Every front end turns these into a clear message.
+
+Each error carries a message meant for a person; front ends show ``str(err)``
+and never a traceback.
+"""
+
+from __future__ import annotations
+
+
+class WorkbenchError(Exception):
+    """Base class for every error a service raises on purpose."""
+
+
+class ConfigError(WorkbenchError):
+    """A setting is missing or wrong, or a store cannot be reached."""
+
+
+class StoreUnavailable(ConfigError):
+    """A backing store (PostgreSQL, graph) did not start or answer."""
+
+
+class NotFound(WorkbenchError):
+    """A collection, document or job does not exist."""
+
+
+class AlreadyExists(WorkbenchError):
+    """A unique name or an identical document is already present."""
+
+
+class ValidationFailed(WorkbenchError):
+    """Input does not satisfy the rules (schema, lengths, ranges)."""
+
+
+class EmbeddingMismatch(WorkbenchError):
+    """The configured embedding model differs from the one a collection was built with."""
+
+
+class UnsupportedInput(WorkbenchError):
+    """A file or payload the ingester cannot read (binary, corrupt, too large)."""
+
+
+class JobInProgress(WorkbenchError):
+    """The same request is already running; it is refused rather than run twice."""

@@ -1,0 +1,210 @@
+"""Ingestion: parse → chunk → embed → write, as a recorded job with live progress.
+
+Embedding of the next document overlaps the database write of the previous one
+(a writer thread behind a small queue). Each document is written in a single
+transaction, so after any crash a document is either complete or absent;
+re-running the same ingest then completes the set without duplicates.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlalchemy.exc import IntegrityError
+
+from services.chunking import chunk_text
+from services.collections import Collection, CollectionService
+from services.documents import DocumentService, NewDocument, content_hash, write_document
+from services.embeddings import Embedder
+from services.errors import NotFound, UnsupportedInput, ValidationFailed, WorkbenchError
+from services.jobs import JobReporter, JobService, request_key
+from services.metadata_schema import validate_metadata
+from services.settings import Settings
+from services.sources import SourceItem
+
+log = logging.getLogger(__name__)
+Mode = Literal["ingest", "reingest"]
+
+
+@dataclass
+class IngestRequest:
+    collection: str
+    kind: str  # text | files | directory
+    mode: Mode
+    items: list[SourceItem]
+    key_parts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class IngestResult:
+    job_id: int
+    status: str
+    progress: dict[str, Any]
+    items: list[dict[str, Any]]
+
+    def count(self, status: str) -> int:
+        return sum(1 for item in self.items if item["status"] == status)
+
+
+@dataclass
+class _Prepared:
+    item: SourceItem
+    doc: NewDocument
+    action: str  # ingested | replaced
+
+
+class IngestionService:
+    def __init__(
+        self, *, settings: Settings, embedder: Embedder, collections: CollectionService,
+        documents: DocumentService, jobs: JobService,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.collections = collections
+        self.documents = documents
+        self.jobs = jobs
+        self.engine = collections.engine
+
+    # -- entry points -------------------------------------------------------------------
+    def start(self, request: IngestRequest) -> tuple[int, Collection]:
+        """Check the request and record its job; raises if the same request already runs."""
+        if request.mode not in ("ingest", "reingest"):
+            raise ValidationFailed("mode must be 'ingest' or 'reingest'.")
+        if not request.items:
+            raise ValidationFailed("Nothing to ingest: no files matched.")
+        coll = self.collections.get(request.collection)
+        self.collections.check_model(coll)
+        key = request_key(request.kind, coll.id, mode=request.mode, **request.key_parts)
+        params = {"collection": coll.name, "mode": request.mode, "kind": request.kind,
+                  "files": len(request.items), **{k: v for k, v in request.key_parts.items() if k != "hashes"}}
+        job_id = self.jobs.start(kind=f"ingest:{request.kind}", key=key, collection_id=coll.id, params=params)
+        return job_id, coll
+
+    def run(self, request: IngestRequest, on_progress: Callable[[dict[str, Any]], None] | None = None) -> IngestResult:
+        """Ingest synchronously (CLI, tests); returns when the job has finished."""
+        job_id, coll = self.start(request)
+        return self.execute(job_id, coll, request, on_progress)
+
+    def submit(self, request: IngestRequest) -> int:
+        """Ingest in a background thread (the UI polls the job); returns the job id at once."""
+        job_id, coll = self.start(request)
+        thread = threading.Thread(
+            target=self.execute, args=(job_id, coll, request), name=f"ingest-job-{job_id}", daemon=True
+        )
+        thread.start()
+        return job_id
+
+    # -- the pipeline -------------------------------------------------------------------
+    def execute(
+        self, job_id: int, coll: Collection, request: IngestRequest,
+        on_progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> IngestResult:
+        reporter = JobReporter(self.jobs, job_id)
+        reporter.update(files_total=len(request.items), files_done=0, chunks_total=0, chunks_embedded=0,
+                        chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0)
+        pending: queue.Queue[_Prepared | None] = queue.Queue(maxsize=2)
+        writer = threading.Thread(target=self._writer, args=(pending, reporter, on_progress), daemon=True)
+        writer.start()
+        status, error = "done", None
+        try:
+            for item in request.items:
+                if reporter.cancelled():
+                    status = "cancelled"
+                    break
+                prepared = self._prepare(item, coll, request.mode, reporter)
+                if prepared is not None:
+                    pending.put(prepared)
+                else:
+                    reporter.add(files_done=1)
+                if on_progress:
+                    on_progress(dict(reporter.progress))
+        except Exception as exc:  # an unexpected bug: record it rather than leave the job "running"
+            log.exception("ingest job %s crashed", job_id)
+            status, error = "failed", f"Unexpected error: {exc.__class__.__name__}: {exc}"
+        finally:
+            pending.put(None)
+            writer.join()
+            reporter.flush()
+            self.jobs.finish(job_id, status=status, error=error)
+        return IngestResult(job_id, status, dict(reporter.progress), list(reporter.items))
+
+    def _record(self, reporter: JobReporter, item: SourceItem, status: str, reason: str = "", **extra: Any) -> None:
+        reporter.item(title=item.title, source=item.source, status=status, reason=reason, **extra)
+        counter = status if status in ("ingested", "replaced", "unchanged", "failed") else "skipped"
+        reporter.add(**{counter: 1})
+
+    def _prepare(self, item: SourceItem, coll: Collection, mode: Mode, reporter: JobReporter) -> _Prepared | None:
+        """Parse, validate, dedup-check, chunk and embed one item; None if it was skipped."""
+        if item.skip_reason:
+            self._record(reporter, item, "skipped", item.skip_reason)
+            return None
+        try:
+            parsed = item.load()
+            metadata = validate_metadata(coll.metadata_schema, item.metadata)
+        except UnsupportedInput as exc:
+            self._record(reporter, item, "skipped", str(exc))
+            return None
+        except ValidationFailed as exc:
+            self._record(reporter, item, "failed", f"{item.title}: {exc}")
+            return None
+        text = parsed.text.replace("\x00", "")
+        digest = content_hash(text)
+        with self.engine.connect() as conn:
+            found = self.documents.find_in_collection(conn, coll.id, title=item.title, hash_=digest)
+        by_title, by_hash = found["by_title"], found["by_hash"]
+        replace_id = None
+        if by_hash is not None and (by_title is None or by_hash.document_id != by_title.document_id):
+            self._record(reporter, item, "skipped", f"Identical content is already in this collection as {by_hash.title!r}.")
+            return None
+        if by_title is not None:
+            if mode == "ingest":
+                self._record(reporter, item, "skipped",
+                             f"A document titled {item.title!r} is already in this collection; use mode 'reingest' to replace it.")
+                return None
+            if by_title.content_hash == digest:
+                self._record(reporter, item, "unchanged", "Same content as the stored version.", document_id=by_title.document_id)
+                return None
+            replace_id = by_title.document_id
+        chunks = chunk_text(text, size=self.settings.chunk_size, overlap=self.settings.chunk_overlap)
+        reporter.add(chunks_total=len(chunks))
+        inputs = [f"{item.title}\n{' > '.join(c.heading_path)}\n{c.text}" for c in chunks]
+        vectors = []
+        step = self.embedder.batch_size
+        for start in range(0, len(inputs), step):
+            vectors.append(self.embedder.embed_texts(inputs[start : start + step]))
+            reporter.add(chunks_embedded=len(inputs[start : start + step]))
+        import numpy as np
+
+        embeddings = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dim), dtype=np.float32)
+        if parsed.title_hint and "title" not in metadata:
+            metadata = {**metadata, "source_title": parsed.title_hint}
+        doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings, replace_id)
+        return _Prepared(item, doc, "replaced" if replace_id else "ingested")
+
+    def _writer(
+        self, pending: queue.Queue[_Prepared | None], reporter: JobReporter,
+        on_progress: Callable[[dict[str, Any]], None] | None,
+    ) -> None:
+        while (prepared := pending.get()) is not None:
+            item = prepared.item
+            try:
+                with self.engine.begin() as conn:
+                    doc_id = write_document(conn, prepared.doc)
+                reporter.add(chunks_written=len(prepared.doc.chunks))
+                self._record(reporter, item, prepared.action, "", document_id=doc_id, chunks=len(prepared.doc.chunks))
+            except IntegrityError:
+                self._record(reporter, item, "skipped",
+                             "Another ingest stored the same title or content in this collection first.")
+            except (NotFound, WorkbenchError) as exc:
+                self._record(reporter, item, "failed", str(exc))
+            except Exception as exc:
+                log.exception("writing %s failed", item.title)
+                self._record(reporter, item, "failed", f"Could not be stored: {exc.__class__.__name__}: {exc}")
+            reporter.add(files_done=1)
+            if on_progress:
+                on_progress(dict(reporter.progress))

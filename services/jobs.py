@@ -1,0 +1,200 @@
+"""Ingestion jobs recorded in PostgreSQL, so every process (app, CLI, MCP) sees them.
+
+A partial unique index allows one *running* job per request key, which is how
+a duplicate request is refused across processes. A job whose owning process
+died is marked ``interrupted`` the next time jobs are read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from services.errors import JobInProgress, NotFound
+
+STALE_AFTER = dt.timedelta(minutes=2)  # no heartbeat for this long: the owner is gone
+HEARTBEAT_EVERY = 0.5  # seconds between progress writes
+
+
+@dataclass
+class Job:
+    id: int
+    kind: str
+    status: str
+    collection_id: int | None
+    params: dict[str, Any]
+    progress: dict[str, Any]
+    items: list[dict[str, Any]]
+    error: str | None
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    cancel_requested: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "running"
+
+
+def request_key(kind: str, collection_id: int, **parts: Any) -> str:
+    """A stable key for "the same request": kind, collection and the parts that define it."""
+    blob = json.dumps({"kind": kind, "collection": collection_id, **parts}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+@dataclass
+class JobReporter:
+    """Accumulates a running job's progress and writes it back at most every HEARTBEAT_EVERY s."""
+
+    jobs: JobService
+    job_id: int
+    progress: dict[str, Any] = field(default_factory=dict)
+    items: list[dict[str, Any]] = field(default_factory=list)
+    _last: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def update(self, **counters: Any) -> None:
+        with self._lock:
+            self.progress.update(counters)
+        self.flush(force=False)
+
+    def add(self, **deltas: int) -> None:
+        with self._lock:
+            for key, delta in deltas.items():
+                self.progress[key] = self.progress.get(key, 0) + delta
+        self.flush(force=False)
+
+    def item(self, **entry: Any) -> None:
+        with self._lock:
+            self.items.append(entry)
+        self.flush(force=False)
+
+    def flush(self, *, force: bool = True) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < HEARTBEAT_EVERY:
+            return
+        self._last = now
+        with self._lock:
+            progress, items = dict(self.progress), list(self.items)
+        self.jobs.write_progress(self.job_id, progress, items)
+
+    def cancelled(self) -> bool:
+        return self.jobs.cancel_requested(self.job_id)
+
+
+class JobService:
+    def __init__(self, *, engine: Engine) -> None:
+        self.engine = engine
+        self.host = socket.gethostname()
+
+    def start(self, *, kind: str, key: str, collection_id: int | None, params: dict[str, Any]) -> int:
+        """Record a running job, or raise :class:`JobInProgress` if the same request runs already."""
+        self.reap_stale()
+        try:
+            with self.engine.begin() as conn:
+                return int(
+                    conn.execute(
+                        sa.text(
+                            "INSERT INTO jobs (kind, request_key, collection_id, params, owner_pid, owner_host) "
+                            "VALUES (:k, :rk, :c, CAST(:p AS jsonb), :pid, :host) RETURNING id"
+                        ),
+                        {"k": kind, "rk": key, "c": collection_id, "p": json.dumps(params, default=str),
+                         "pid": os.getpid(), "host": self.host},
+                    ).scalar_one()
+                )
+        except IntegrityError:
+            raise JobInProgress(
+                "The same ingestion is already in progress; wait for it to finish (see recent jobs)."
+            ) from None
+
+    def write_progress(self, job_id: int, progress: dict[str, Any], items: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "UPDATE jobs SET progress = CAST(:p AS jsonb), items = CAST(:i AS jsonb), "
+                    "heartbeat_at = now() WHERE id = :id"
+                ),
+                {"p": json.dumps(progress, default=str), "i": json.dumps(items, default=str), "id": job_id},
+            )
+
+    def finish(self, job_id: int, *, status: str, error: str | None = None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.text("UPDATE jobs SET status = :s, error = :e, finished_at = now() WHERE id = :id"),
+                {"s": status, "e": error, "id": job_id},
+            )
+
+    def request_cancel(self, job_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sa.text("UPDATE jobs SET cancel_requested = true WHERE id = :id"), {"id": job_id})
+
+    def cancel_requested(self, job_id: int) -> bool:
+        with self.engine.connect() as conn:
+            return bool(
+                conn.execute(sa.text("SELECT cancel_requested FROM jobs WHERE id = :id"), {"id": job_id}).scalar()
+            )
+
+    def get(self, job_id: int) -> Job:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.text("SELECT * FROM jobs WHERE id = :id"), {"id": job_id}).first()
+        if row is None:
+            raise NotFound(f"No job {job_id}.")
+        return _job(row)
+
+    def recent(self, limit: int = 10) -> list[Job]:
+        self.reap_stale()
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT * FROM jobs ORDER BY started_at DESC LIMIT :n"), {"n": limit})
+            return [_job(r) for r in rows]
+
+    def reap_stale(self) -> int:
+        """Mark running jobs whose owner died (same host, pid gone) or went silent as interrupted."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                sa.text("SELECT id, owner_pid, owner_host, heartbeat_at FROM jobs WHERE status = 'running'")
+            ).all()
+            now = conn.execute(sa.text("SELECT now()")).scalar_one()
+            dead = [
+                r.id for r in rows
+                if (r.owner_host == self.host and r.owner_pid and not _pid_alive(r.owner_pid))
+                or now - r.heartbeat_at > STALE_AFTER
+            ]
+            if dead:
+                conn.execute(
+                    sa.text(
+                        "UPDATE jobs SET status = 'interrupted', finished_at = now(), "
+                        "error = 'The process running this job stopped before it finished; run the ingest again "
+                        "(finished documents are kept, the rest are picked up).' WHERE id = ANY(:ids)"
+                    ),
+                    {"ids": dead},
+                )
+        return len(dead)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _job(row: Any) -> Job:
+    m = row._mapping
+    return Job(
+        id=m["id"], kind=m["kind"], status=m["status"], collection_id=m["collection_id"],
+        params=m["params"], progress=m["progress"], items=m["items"], error=m["error"],
+        started_at=m["started_at"], finished_at=m["finished_at"], cancel_requested=m["cancel_requested"],
+    )

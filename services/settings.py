@@ -1,0 +1,135 @@
+"""One settings object for the app, the CLI and the MCP server.
+
+Priority, highest first: environment variables > ``.env`` in the working
+directory > the user config file (TOML) > defaults. The defaults are the
+embedded stores and the local embedding model, so nothing needs configuring.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+APP_NAME = "rag-memory-workbench"
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    return Path(os.environ.get(var) or Path.home() / fallback)
+
+
+def default_data_dir() -> Path:
+    return _xdg("XDG_DATA_HOME", ".local/share") / APP_NAME
+
+
+def user_config_file() -> Path:
+    """The user config file: ``RAG_CONFIG_FILE`` or ``~/.config/rag-memory-workbench/config.toml``."""
+    explicit = os.environ.get("RAG_CONFIG_FILE")
+    if explicit:
+        return Path(explicit).expanduser()
+    return _xdg("XDG_CONFIG_HOME", ".config") / APP_NAME / "config.toml"
+
+
+def _alias(name: str) -> Any:
+    """Accept both ``RAG_<NAME>`` and a conventional bare name (``DATABASE_URL``)."""
+    return AliasChoices(name.lower(), f"RAG_{name}", name)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="RAG_",
+        env_file=".env",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    database_url: str | None = Field(default=None, validation_alias=_alias("DATABASE_URL"))
+
+    embedding_provider: Literal["local", "openai"] = "local"
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embed_batch_size: int = Field(default=64, ge=1, le=2048)
+    openai_api_key: SecretStr | None = Field(default=None, validation_alias=_alias("OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(default=None, validation_alias=_alias("OPENAI_BASE_URL"))
+
+    chunk_size: int = Field(default=1000, ge=100, le=20_000)
+    chunk_overlap: int = Field(default=200, ge=0, le=5_000)
+
+    search_threshold: float = Field(default=0.35, ge=-1.0, le=1.0)
+    search_limit: int = Field(default=10, ge=1, le=200)
+    hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
+    rrf_k: int = Field(default=60, ge=1, le=1000)
+    semantic_weight: float = Field(default=0.6, ge=0.0, le=10.0)
+    keyword_weight: float = Field(default=0.3, ge=0.0, le=10.0)
+
+    max_file_bytes: int = Field(default=50 * 1024 * 1024, ge=1024)
+    allowed_roots: list[Path] = Field(
+        default_factory=list,
+        description="Directory ingest is confined to these roots; empty means any readable path.",
+    )
+
+    @field_validator("data_dir", mode="after")
+    @classmethod
+    def _expand(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @field_validator("chunk_overlap", mode="after")
+    @classmethod
+    def _overlap_below_size(cls, value: int, info: Any) -> int:
+        size = info.data.get("chunk_size", 1000)
+        if value >= size:
+            raise ValueError(f"chunk_overlap ({value}) must be smaller than chunk_size ({size})")
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=user_config_file())
+        return (init_settings, env_settings, dotenv_settings, toml, file_secret_settings)
+
+    @property
+    def uses_embedded_postgres(self) -> bool:
+        return not self.database_url
+
+    def masked(self) -> dict[str, Any]:
+        """Settings as plain values with secrets masked, for display."""
+        out: dict[str, Any] = {}
+        for name, value in self.model_dump().items():
+            if isinstance(value, SecretStr) or "key" in name or "password" in name:
+                out[name] = "********" if value else None
+            elif name == "database_url" and value:
+                out[name] = _mask_url(str(value))
+            else:
+                out[name] = str(value) if isinstance(value, Path) else value
+        return out
+
+
+def _mask_url(url: str) -> str:
+    """Hide the password in a connection URL."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    creds, host = rest.rsplit("@", 1)
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}:********@{host}" if ":" in creds else url
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()
