@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -91,7 +92,17 @@ def _openai_embed_fn(settings: Settings) -> _TextEmbedder:
 
 
 def create_embedder(settings: Settings) -> Embedder:
-    """Build the configured embedder (one per process; it is expensive)."""
+    """The configured embedder, loaded once per process and model (loading takes seconds)."""
+    return _cached_embedder(
+        settings.embedding_provider, settings.embedding_model, settings.embed_batch_size,
+        settings.openai_base_url or "", settings.openai_api_key.get_secret_value() if settings.openai_api_key else "",
+    )
+
+
+@lru_cache(maxsize=4)
+def _cached_embedder(provider: str, model: str, batch_size: int, base_url: str, api_key: str) -> Embedder:
+    settings = Settings(embedding_provider=provider, embedding_model=model, embed_batch_size=batch_size,
+                        openai_base_url=base_url or None, openai_api_key=api_key or None)
     if settings.embedding_provider == "local":
         if settings.embedding_model != "all-MiniLM-L6-v2":
             raise ConfigError(

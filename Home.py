@@ -1,0 +1,27 @@
+"""RAG Memory Workbench: the router. Pages live in pages/, shared UI in components/."""
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the entry point guarantees no model-hub traffic
+
+import streamlit as st
+
+PAGES = [
+    ("pages/home.py", "Home", ":material/home:"),
+    ("pages/collections.py", "Collections", ":material/folder_special:"),
+    ("pages/ingest.py", "Ingest", ":material/upload_file:"),
+    ("pages/search.py", "Search", ":material/search:"),
+    ("pages/documents.py", "Documents", ":material/description:"),
+]
+
+
+def run() -> None:
+    st.set_page_config(page_title="RAG Memory Workbench", page_icon=":material/hub:", layout="wide")
+    pages = [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon) in enumerate(PAGES)]
+    navigation = st.navigation(pages)
+    st.sidebar.caption("RAG Memory Workbench")
+    navigation.run()
+
+
+if __name__ == "__main__":
+    run()

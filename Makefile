@@ -1,0 +1,42 @@
+# RAG Memory Workbench. `make run` and `make test` work on a fresh clone.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+
+.PHONY: run test test-fast test-browser install browser-deps lint clean-data
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# torch first: 2.13.0 is a CPU build on this machine's disk; anything else pulls CUDA.
+$(STAMP): requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(VENV)/bin/streamlit run Home.py
+
+# Debian's chromium for the Playwright browser tests (no browser download).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
+
+test: install browser-deps
+	$(PY) -m pytest
+
+test-fast: install
+	$(PY) -m pytest -m "not slow and not browser"
+
+test-browser: install browser-deps
+	$(PY) -m pytest -m browser
+
+lint: install
+	$(VENV)/bin/ruff check .

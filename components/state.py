@@ -1,0 +1,42 @@
+"""Session-state keys, namespaced per page so that pages never share state by accident."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+
+class Keys:
+    INGEST_JOB = "ingest.job_id"
+    INGEST_UPLOAD_NONCE = "ingest.upload_nonce"
+    SEARCH_RESPONSE = "search.response"
+    COLLECTIONS_SELECTED = "collections.selected"
+    COLLECTIONS_FLASH = "collections.flash"
+    DOCUMENTS_FLASH = "documents.flash"
+
+
+_DEFAULTS: dict[str, Any] = {
+    Keys.INGEST_JOB: None,
+    Keys.INGEST_UPLOAD_NONCE: 0,
+    Keys.SEARCH_RESPONSE: None,
+    Keys.COLLECTIONS_SELECTED: None,
+    Keys.COLLECTIONS_FLASH: None,
+    Keys.DOCUMENTS_FLASH: None,
+}
+
+
+def init_state() -> None:
+    for key, value in _DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+
+
+def flash(key: str, message: str | None = None) -> None:
+    """Show (and clear) a message stored under ``key``, or store one for the next run."""
+    if message is not None:
+        st.session_state[key] = message
+        return
+    pending = st.session_state.get(key)
+    if pending:
+        st.success(pending, icon=":material/check_circle:")
+        st.session_state[key] = None
