@@ -30,6 +30,7 @@ browser-deps:
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
 
 test: install browser-deps
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
 test-fast: install

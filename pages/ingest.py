@@ -24,6 +24,9 @@ if not collections:
 def live_job() -> None:
     job_id = st.session_state.get(Keys.INGEST_JOB)
     if job_id is None:
+        st.caption("Start an ingest above; its progress shows here.")
+        st.markdown("**Recent jobs**")
+        jobs_table(svc.jobs.recent(10))
         return
     job = show_job(svc, job_id)
     if job.status == "running":
@@ -33,6 +36,8 @@ def live_job() -> None:
         st.session_state["ingest.was_running"] = False
         st.rerun()  # refresh counts elsewhere on the page once the job ends
     st.session_state["ingest.was_running"] = job.status == "running"
+    st.markdown("**Recent jobs**")
+    jobs_table(svc.jobs.recent(10))
 
 
 def submit(build) -> None:
@@ -98,5 +103,3 @@ with dir_tab:
 
 st.subheader("Progress")
 live_job()
-st.subheader("Recent jobs")
-jobs_table(svc.jobs.recent(10))

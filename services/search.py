@@ -187,8 +187,11 @@ class SearchService:
                 scores = keyword
             else:
                 ordered = lambda d: sorted(d, key=d.get, reverse=True)  # noqa: E731
-                scores = _rrf([(ordered(semantic), self.weights["semantic"]),
-                               (ordered(keyword), self.weights["keyword"])], self.rrf_k)
+                fused = _rrf([(ordered(semantic), self.weights["semantic"]),
+                              (ordered(keyword), self.weights["keyword"])], self.rrf_k)
+                # Scale so that 1.0 means "ranked first by both retrievers".
+                best = sum(self.weights.values()) / (self.rrf_k + 1) or 1.0
+                scores = {cid: score / best for cid, score in fused.items()}
             top = sorted(scores, key=scores.get, reverse=True)[:limit]
             hits = self._load(conn, top, query, scores, semantic, keyword)
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
