@@ -12,6 +12,8 @@ PAGES = [
     ("pages/ingest.py", "Ingest", ":material/upload_file:"),
     ("pages/search.py", "Search", ":material/search:"),
     ("pages/documents.py", "Documents", ":material/description:"),
+    ("pages/graph.py", "Graph", ":material/hub:"),
+    ("pages/timeline.py", "Timeline", ":material/timeline:"),
 ]
 
 

@@ -35,7 +35,8 @@ st.caption(f"{len(docs)} document(s)" + (" (first 500)" if len(docs) == 500 else
 if docs:
     st.dataframe(pd.DataFrame([{
         "id": d.id, "title": d.title, "collections": ", ".join(d.collections), "chunks": d.chunk_count,
-        "characters": d.char_count, "version": d.version, "metadata": json.dumps(d.metadata), "updated": d.updated_at,
+        "characters": d.char_count, "version": d.version, "graph": d.graph_status, "facts": d.graph_facts, "metadata": json.dumps(d.metadata),
+        "updated": d.updated_at,
     } for d in docs]), hide_index=True, width="stretch", height=min(400, 38 + 35 * len(docs)))
 
 doc_id = params.get("doc")
@@ -58,8 +59,14 @@ st.subheader(doc.title)
 st.caption(f"id {doc.id} · {doc.source_type} · {doc.source} · version {doc.version} · {doc.chunk_count} chunks · "
            f"collections: {', '.join(doc.collections)}")
 
-chunk_param = params.get("chunk")
-focus = next((c for c in view.chunks if chunk_param and str(c.chunk_index) == chunk_param), None)
+chunk_param, chunk_id_param = params.get("chunk"), params.get("chunk_id")
+focus = next((c for c in view.chunks if (chunk_param and str(c.chunk_index) == chunk_param)
+              or (chunk_id_param and str(c.id) == chunk_id_param)), None)
+graph_line = {"done": f"graph: {doc.graph_entities} entities, {doc.graph_facts} facts",
+              "pending": "graph: pending (not extracted yet; rebuild it on the Ingest page)",
+              "failed": f"graph: FAILED ({doc.graph_error}); rebuild it on the Ingest page",
+              "disabled": "graph: off", "none": "graph: not built"}.get(doc.graph_status, doc.graph_status)
+st.caption(graph_line)
 content_tab, chunks_tab, meta_tab, delete_tab = st.tabs(["Content", "Chunks", "Metadata", "Delete"])
 with content_tab:
     if focus is not None:

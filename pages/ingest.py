@@ -103,3 +103,30 @@ with dir_tab:
 
 st.subheader("Progress")
 live_job()
+
+if svc.graph is not None:
+    st.subheader("Knowledge graph")
+    docs = svc.documents.list(collection_id=coll.id, limit=1000)
+    by_status: dict[str, int] = {}
+    for d in docs:
+        by_status[d.graph_status] = by_status.get(d.graph_status, 0) + 1
+    st.caption(f"{coll.name}: " + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "no documents"))
+    troubled = [d for d in docs if d.graph_status in ("pending", "failed", "none")]
+    if troubled:
+        st.dataframe(
+            [{"id": d.id, "title": d.title, "graph": d.graph_status, "error": d.graph_error or ""} for d in troubled],
+            hide_index=True, width="stretch",
+        )
+    g1, g2 = st.columns(2)
+    doc_choice = g1.selectbox("Document", [d.id for d in docs], key="ingest.graph_doc",
+                              format_func=lambda i: next(f"{d.title} ({d.graph_status})" for d in docs if d.id == i))
+    if g1.button("Rebuild graph for this document", key="ingest.rebuild_doc", disabled=not docs):
+        with user_errors("Could not start the rebuild"):
+            st.session_state[Keys.INGEST_JOB] = svc.ingestion.submit_graph_rebuild(coll.name, [doc_choice])
+            st.session_state["ingest.was_running"] = True
+            st.rerun()
+    if g2.button(f"Rebuild graph for all of {coll.name!r}", key="ingest.rebuild_all", disabled=not docs):
+        with user_errors("Could not start the rebuild"):
+            st.session_state[Keys.INGEST_JOB] = svc.ingestion.submit_graph_rebuild(coll.name)
+            st.session_state["ingest.was_running"] = True
+            st.rerun()

@@ -73,9 +73,10 @@ def _clean_description(description: str) -> str:
 
 
 class CollectionService:
-    def __init__(self, *, engine: Engine, embedder: Embedder) -> None:
+    def __init__(self, *, engine: Engine, embedder: Embedder, graph: Any | None = None) -> None:
         self.engine = engine
         self.embedder = embedder
+        self.graph = graph  # services.graph.GraphService, when a graph store is configured
 
     def create(self, *, name: str, description: str, metadata_schema: Any = None) -> Collection:
         """Create a collection bound to the configured embedding model."""
@@ -158,9 +159,19 @@ class CollectionService:
         return self.get(coll.id)
 
     def delete(self, name: str) -> int:
-        """Delete a collection and the documents only it holds; return how many documents went."""
+        """Delete a collection, its graph, and the documents only it holds; return how many documents went.
+
+        Documents it shares with another collection survive and are marked for a graph rebuild.
+        """
+        coll = self.get(name)
+        if self.graph is not None:
+            self.graph.remove_collection(coll.id)
         with self.engine.begin() as conn:
-            coll = self.get(name, conn)
+            conn.execute(
+                sa.text("UPDATE documents SET graph_status = 'pending' WHERE graph_status <> 'disabled' AND id IN "
+                        "(SELECT document_id FROM collection_documents WHERE collection_id = :id)"),
+                {"id": coll.id},
+            )
             doomed = conn.execute(
                 sa.text(
                     "SELECT cd.document_id FROM collection_documents cd WHERE cd.collection_id = :id "

@@ -11,6 +11,9 @@ from services.collections import CollectionService
 from services.db import create_db_engine, postgres_health
 from services.documents import DocumentService
 from services.embeddings import Embedder, create_embedder
+from services.extraction import SpacyTemporalExtractor
+from services.graph import GraphService
+from services.graph_store import GraphStore, create_graph_store
 from services.ingestion import IngestionService
 from services.jobs import JobService
 from services.search import SearchService
@@ -27,16 +30,25 @@ class Services:
     jobs: JobService
     ingestion: IngestionService
     search: SearchService
+    graph: GraphService | None = None
+    graph_store: GraphStore | None = None
 
     def health(self) -> dict[str, Any]:
         pg = postgres_health(self.engine, self.settings)
-        return {
+        out: dict[str, Any] = {
             "postgres": pg.__dict__,
             "embedding": {"model": self.embedder.name, "dimension": self.embedder.dim},
+            "graph": None,
         }
+        if self.graph_store is not None:
+            self.graph_store.ping()
+            out["graph"] = {"kind": self.graph_store.kind, "location": self.graph_store.location}
+        return out
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.graph_store is not None:
+            self.graph_store.close()
 
 
 def build_services(settings: Settings | None = None, *, embedder: Embedder | None = None) -> Services:
@@ -48,14 +60,20 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
     settings = settings or get_settings()
     engine = create_db_engine(settings)
     embedder = embedder or create_embedder(settings)
-    collections = CollectionService(engine=engine, embedder=embedder)
-    documents = DocumentService(engine=engine)
+    graph_store, graph = None, None
+    if settings.graph_enabled:
+        graph_store = create_graph_store(settings)
+        graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
+                             extractor=SpacyTemporalExtractor(model_name=settings.spacy_model))
+        graph.ensure_indexes()
+    collections = CollectionService(engine=engine, embedder=embedder, graph=graph)
+    documents = DocumentService(engine=engine, graph=graph)
     jobs = JobService(engine=engine)
     jobs.reap_stale()
     ingestion = IngestionService(settings=settings, embedder=embedder, collections=collections,
-                                 documents=documents, jobs=jobs)
+                                 documents=documents, jobs=jobs, graph=graph)
     search = SearchService(
         engine=engine, embedder=embedder, collections=collections, ef_search=settings.hnsw_ef_search,
         rrf_k=settings.rrf_k, semantic_weight=settings.semantic_weight, keyword_weight=settings.keyword_weight,
     )
-    return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search)
+    return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store)

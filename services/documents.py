@@ -35,6 +35,10 @@ class DocumentSummary:
     char_count: int
     collections: list[str]
     updated_at: dt.datetime
+    graph_status: str = "none"
+    graph_error: str | None = None
+    graph_entities: int = 0
+    graph_facts: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class NewDocument:
     chunks: list[Chunk]
     embeddings: np.ndarray
     replace_document_id: int | None = None
+    graph_status: str = "pending"  # "disabled" when no graph is configured
 
     @property
     def hash(self) -> str:
@@ -85,7 +90,7 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
     """
     params = {
         "title": doc.title, "source": doc.source, "stype": doc.source_type, "content": doc.content,
-        "hash": doc.hash, "meta": json.dumps(doc.metadata), "n": len(doc.chunks),
+        "hash": doc.hash, "meta": json.dumps(doc.metadata), "n": len(doc.chunks), "gs": doc.graph_status,
     }
     if doc.replace_document_id is not None:
         doc_id = doc.replace_document_id
@@ -96,7 +101,8 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
             sa.text(
                 "UPDATE documents SET content = :content, content_hash = :hash, source = :source, "
                 "source_type = :stype, metadata = metadata || CAST(:meta AS jsonb), chunk_count = :n, "
-                "version = version + 1, status = 'ready', error = NULL, updated_at = now() WHERE id = :id"
+                "version = version + 1, status = 'ready', error = NULL, graph_status = :gs, graph_error = NULL, "
+                "updated_at = now() WHERE id = :id"
             ),
             {**params, "id": doc_id},
         )
@@ -108,8 +114,8 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
     else:
         doc_id = conn.execute(
             sa.text(
-                "INSERT INTO documents (title, source, source_type, content, content_hash, metadata, chunk_count) "
-                "VALUES (:title, :source, :stype, :content, :hash, CAST(:meta AS jsonb), :n) RETURNING id"
+                "INSERT INTO documents (title, source, source_type, content, content_hash, metadata, chunk_count, graph_status) "
+                "VALUES (:title, :source, :stype, :content, :hash, CAST(:meta AS jsonb), :n, :gs) RETURNING id"
             ),
             params,
         ).scalar_one()
@@ -141,6 +147,7 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
 
 _SUMMARY = """
 SELECT d.id, d.title, d.source, d.source_type, d.metadata, d.status, d.version, d.chunk_count,
+       d.graph_status, d.graph_error, d.graph_entities, d.graph_facts,
        length(d.content) AS char_count, d.updated_at,
        array(SELECT c.name FROM collection_documents cd JOIN collections c ON c.id = cd.collection_id
              WHERE cd.document_id = d.id ORDER BY c.name) AS collections
@@ -153,13 +160,15 @@ def _summary(row: Any) -> DocumentSummary:
     return DocumentSummary(
         id=m["id"], title=m["title"], source=m["source"], source_type=m["source_type"], metadata=m["metadata"],
         status=m["status"], version=m["version"], chunk_count=m["chunk_count"], char_count=m["char_count"],
-        collections=list(m["collections"]), updated_at=m["updated_at"],
+        collections=list(m["collections"]), updated_at=m["updated_at"], graph_status=m["graph_status"],
+        graph_error=m["graph_error"], graph_entities=m["graph_entities"], graph_facts=m["graph_facts"],
     )
 
 
 class DocumentService:
-    def __init__(self, *, engine: Engine) -> None:
+    def __init__(self, *, engine: Engine, graph: Any | None = None) -> None:
         self.engine = engine
+        self.graph = graph  # services.graph.GraphService, when a graph store is configured
 
     def list(
         self, *, collection_id: int | None = None, title_contains: str = "",
@@ -232,7 +241,16 @@ class DocumentService:
         return self.get(document_id, with_chunks=False).summary
 
     def delete(self, document_id: int) -> None:
-        """Delete a document everywhere, with its chunks and collection links."""
+        """Delete a document everywhere: its facts (and entities left without facts), chunks and links.
+
+        The graph goes first: if that fails nothing is deleted, and the document stays
+        whole and visible, so the delete can simply be retried.
+        """
+        with self.engine.connect() as conn:
+            if conn.execute(sa.text("SELECT 1 FROM documents WHERE id = :id"), {"id": document_id}).first() is None:
+                raise NotFound(f"No document with id {document_id}.")
+        if self.graph is not None:
+            self.graph.remove_document(document_id)
         with self.engine.begin() as conn:
             gone = conn.execute(sa.text("DELETE FROM documents WHERE id = :id RETURNING id"), {"id": document_id}).first()
         if gone is None:

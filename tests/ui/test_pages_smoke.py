@@ -6,7 +6,7 @@ import pytest
 
 from tests.utils.app import open_page
 
-PAGES = ["home", "collections", "ingest", "search", "documents"]
+PAGES = ["home", "collections", "ingest", "search", "documents", "graph", "timeline"]
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -1,0 +1,108 @@
+"""Graph explorer: find an entity, expand 1–3 hops on a canvas, filter by relation/time/status, Mermaid, paths."""
+
+import datetime as dt
+
+import streamlit as st
+
+from components.feedback import user_errors
+from components.graph_view import facts_frame, show_canvas, show_fact_sources
+from components.mermaid_view import show_mermaid
+from components.resources import get_services
+from components.state import init_state
+from services.mermaid import subgraph_to_mermaid
+
+init_state()
+svc = get_services()
+st.title("Graph")
+if svc.graph is None:
+    st.info("The knowledge graph is turned off (graph_enabled = false).", icon=":material/info:")
+    st.stop()
+
+collections = svc.collections.list()
+if not collections:
+    st.info("Create a collection and ingest documents first.", icon=":material/info:")
+    st.stop()
+names = [c.name for c in collections]
+wanted = st.query_params.get("collection")
+c1, c2, c3 = st.columns([2, 3, 1])
+coll_name = c1.selectbox("Collection", names, key="graph.collection", index=names.index(wanted) if wanted in names else 0)
+coll = next(c for c in collections if c.name == coll_name)
+text = c2.text_input("Find an entity", key="graph.find", value=st.query_params.get("entity", ""),
+                     placeholder="a name, or a description when 'by meaning' is on")
+by_meaning = c3.toggle("By meaning", key="graph.meaning", help="Search the chunks semantically and list the "
+                       "entities of the facts drawn from the best chunks.")
+
+entities = []
+with user_errors("Entity search failed"):
+    if by_meaning and text.strip():
+        hits = svc.search.search(text, collections=[coll.name], mode="semantic", limit=20, threshold=0.2).hits
+        entities = svc.graph.entities_for_chunks({h.chunk_id: h.score for h in hits}, [coll.id])
+    else:
+        entities = svc.graph.find_entities(text, [coll.id], limit=50)
+counts = svc.graph.counts([coll.id])
+st.caption(f"{counts['entities']} entities · {counts['facts']} facts in {coll.name!r}")
+if not entities:
+    st.info("No entity matches. Ingest documents, or check the graph status on the Ingest page.", icon=":material/info:")
+    st.stop()
+
+labels = {e.key: f"{e.name} ({e.type}, {e.degree} facts)" for e in entities}
+focus = st.selectbox("Entity", list(labels), format_func=labels.get, key="graph.entity")
+
+f1, f2, f3, f4 = st.columns([1, 3, 2, 3])
+depth = f1.number_input("Hops", 1, 3, 1, key="graph.depth")
+relation_options = [r for r, _ in svc.graph.relation_types([coll.id], limit=200)]
+relations = f2.multiselect("Relations", relation_options, key="graph.relations", placeholder="All relations")
+status = f3.radio("Status", ["all", "current", "superseded"], horizontal=True, key="graph.status")
+time_mode = f4.radio("Time", ["any", "as of", "range"], horizontal=True, key="graph.time")
+valid_from = valid_until = None
+if time_mode == "as of":
+    when = st.date_input("As of", value=dt.date.today(), min_value=dt.date(1, 1, 1), key="graph.asof")
+    valid_from = valid_until = when.isoformat()
+elif time_mode == "range":
+    r1, r2 = st.columns(2)
+    valid_from = r1.date_input("From", value=dt.date(1900, 1, 1), min_value=dt.date(1, 1, 1), key="graph.from").isoformat()
+    valid_until = r2.date_input("Until", value=dt.date.today(), min_value=dt.date(1, 1, 1), key="graph.until").isoformat()
+
+subgraph = None
+with user_errors("Could not expand the neighbourhood"):
+    subgraph = svc.graph.neighbourhood(coll.id, focus, depth=int(depth), relations=relations or None,
+                                       status=None if status == "all" else status,
+                                       valid_from=valid_from, valid_until=valid_until)
+if subgraph is None:
+    st.stop()
+st.caption(f"{len(subgraph.nodes)} entities · {len(subgraph.facts)} facts shown")
+
+canvas_tab, mermaid_tab, facts_tab, relate_tab = st.tabs(["Canvas", "Mermaid", "Facts", "How does X relate to Y?"])
+with canvas_tab:
+    if not subgraph.facts:
+        st.info("No facts match these filters.", icon=":material/filter_alt_off:")
+    else:
+        clicked = show_canvas(subgraph, focus=focus, key=f"graph.canvas.{coll.id}.{focus}")
+        chosen = clicked if clicked in subgraph.nodes else focus
+        node = subgraph.nodes.get(chosen)
+        st.markdown(f"**Facts of {node.name if node else chosen}** (click a node to change)")
+        show_fact_sources([f for f in subgraph.facts if chosen in (f.source_key, f.target_key)])
+with mermaid_tab:
+    if subgraph.facts:
+        show_mermaid(subgraph_to_mermaid(subgraph), file_name=f"{focus}.mmd", key="graph.mmd")
+with facts_tab:
+    if subgraph.facts:
+        frame = facts_frame(subgraph.facts)
+        st.dataframe(frame, hide_index=True, width="stretch")
+        pick = st.selectbox("Show a fact's source", frame["fact id"], key="graph.fact",
+                            format_func=lambda i: next(f"{f.source} {f.relation} {f.target} ({f.valid_from})"
+                                                       for f in subgraph.facts if f.id == i))
+        show_fact_sources([f for f in subgraph.facts if f.id == pick])
+with relate_tab:
+    other_text = st.text_input("Relate to", key="graph.other", placeholder="another entity")
+    others = svc.graph.find_entities(other_text, [coll.id], limit=20) if other_text.strip() else []
+    if others:
+        other = st.selectbox("Other entity", [e.key for e in others], key="graph.other_pick",
+                             format_func=lambda k: next(e.name for e in others if e.key == k))
+        with user_errors("Could not find paths"):
+            paths = svc.graph.paths(coll.id, focus, other, max_hops=3)
+            if not paths:
+                st.info("No path within 3 hops.", icon=":material/route:")
+            for i, path in enumerate(paths, start=1):
+                st.markdown(f"**Path {i}**: {len(path)} hop(s), shortest first")
+                st.dataframe(facts_frame(path), hide_index=True, width="stretch")

@@ -1,0 +1,30 @@
+"""Entity resolution: one key per entity within a collection, merging case, whitespace and aliases."""
+
+from __future__ import annotations
+
+import re
+
+ALIASES = {
+    "us": "united states", "u s": "united states", "usa": "united states", "u s a": "united states",
+    "united states of america": "united states", "america": "united states", "the states": "united states",
+    "uk": "united kingdom", "u k": "united kingdom", "britain": "united kingdom", "great britain": "united kingdom",
+    "ussr": "soviet union", "u s s r": "soviet union", "the soviet union": "soviet union",
+    "un": "united nations", "u n": "united nations", "eu": "european union",
+}
+_LEADING = re.compile(r"^(the|a|an|this|that|these|those|our|their|its|his|her)\s+", re.I)
+
+
+def entity_key(name: str) -> str:
+    """Normalise a surface form to the key entities merge on ("The U.S." → "united states")."""
+    key = name.replace("’", "'").lower()
+    key = re.sub(r"'s$", "", key.strip())
+    key = re.sub(r"[.\u00b7]", " ", key)
+    key = re.sub(r"[^\w\s&'-]", " ", key)
+    key = " ".join(key.split())
+    key = _LEADING.sub("", key)
+    return ALIASES.get(key, key)
+
+
+def display_name(name: str) -> str:
+    name = " ".join(name.split())
+    return _LEADING.sub("", name) if name[:1].islower() or name.lower().startswith("the ") else name

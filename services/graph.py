@@ -1,0 +1,274 @@
+"""The knowledge graph service: index documents into facts, keep validity, delete cleanly, query.
+
+Documents are written to PostgreSQL first (searchable at once) with
+``graph_status = 'pending'``; :meth:`GraphService.index_document` then extracts
+facts, writes them and marks the document ``done``, or ``failed`` with the error
+and a retry path (:meth:`rebuild`). Re-indexing first removes the document's
+old facts, so it is idempotent.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import logging
+from collections import deque
+from typing import Any
+
+import sqlalchemy as sa
+from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
+from llama_index.core.schema import TextNode
+from sqlalchemy.engine import Engine
+
+from services import graph_queries as q
+from services.errors import NotFound, ValidationFailed
+from services.extraction import SpacyTemporalExtractor
+from services.graph_model import Entity, Fact, GraphIndexResult, Subgraph
+from services.graph_store import GraphStore
+from services.temporal import SINGLE_VALUED, ChainFact, resolve_chain, valid_from_for
+
+log = logging.getLogger(__name__)
+SEGMENT_CHARS = 50_000
+MAX_HOPS = 3
+MAX_LIMIT = 2_000
+
+
+def _segments(text: str) -> list[tuple[int, str]]:
+    """Split long text at paragraph breaks into pieces spaCy can take."""
+    out, start = [], 0
+    while start < len(text):
+        end = min(len(text), start + SEGMENT_CHARS)
+        if end < len(text):
+            cut = text.rfind("\n\n", start + SEGMENT_CHARS // 2, end)
+            end = cut if cut > start else end
+        out.append((start, text[start:end]))
+        start = end
+    return out
+
+
+class GraphService:
+    def __init__(self, *, engine: Engine, store: GraphStore, extractor: Any | None = None, batch_size: int = 500) -> None:
+        self.engine = engine
+        self.store = store
+        self.extractor = extractor or SpacyTemporalExtractor()
+        self.batch_size = batch_size
+
+    def ensure_indexes(self) -> None:
+        for statement in q.INDEXES:
+            try:
+                self.store.query(statement)
+            except Exception:  # already exists (FalkorDB has no IF NOT EXISTS)
+                pass
+
+    # -- writing -------------------------------------------------------------------------
+    def index_document(self, document_id: int) -> GraphIndexResult:
+        """Extract and store a document's facts; record the outcome on the document row."""
+        try:
+            result = self._index(document_id)
+        except NotFound:
+            raise
+        except Exception as exc:
+            log.exception("graph indexing of document %s failed", document_id)
+            error = f"{exc.__class__.__name__}: {exc}"[:2000]
+            self._set_status(document_id, "failed", error=error)
+            return GraphIndexResult(document_id, "failed", error=error)
+        self._set_status(document_id, "done", entities=result.entities, facts=result.facts)
+        return result
+
+    def _index(self, document_id: int) -> GraphIndexResult:
+        with self.engine.connect() as conn:
+            doc = conn.execute(
+                sa.text("SELECT d.id, d.content, d.metadata, d.created_at, "
+                        "(SELECT min(collection_id) FROM collection_documents WHERE document_id = d.id) AS cid "
+                        "FROM documents d WHERE d.id = :id"), {"id": document_id},
+            ).first()
+            if doc is None:
+                raise NotFound(f"No document with id {document_id}.")
+            chunks = conn.execute(
+                sa.text("SELECT id, char_start FROM chunks WHERE document_id = :id ORDER BY char_start"),
+                {"id": document_id},
+            ).all()
+        self.remove_document(document_id)
+        nodes = [TextNode(text=t, start_char_idx=s) for s, t in _segments(doc.content)]
+        nodes = self.extractor(nodes)
+        starts, chunk_ids = [c.char_start for c in chunks], [c.id for c in chunks]
+        entities: dict[str, dict[str, Any]] = {}
+        facts: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+        for node in nodes:
+            id_to_key = {}
+            for ent in node.metadata.get(KG_NODES_KEY, []):
+                key = ent.properties["key"]
+                id_to_key[ent.id] = key
+                entities.setdefault(key, {"collection_id": doc.cid, "key": key, "name": ent.name, "type": ent.label})
+            for rel in node.metadata.get(KG_RELATIONS_KEY, []):
+                src, dst = id_to_key[rel.source_id], id_to_key[rel.target_id]
+                props = rel.properties
+                slot = (src, rel.label, dst, props["char_start"])
+                if slot in facts:
+                    continue
+                at = bisect.bisect_right(starts, props["char_start"]) - 1
+                valid_from, source = valid_from_for(props.get("sentence_date"), doc.metadata, doc.created_at)
+                facts[slot] = {
+                    "id": f"{document_id}:{len(facts)}", "collection_id": doc.cid, "source": src, "target": dst,
+                    "relation": rel.label, "document_id": document_id,
+                    "chunk_id": chunk_ids[at] if at >= 0 and chunk_ids else None,
+                    "sentence": props["sentence"], "valid_from": valid_from, "date_source": source,
+                }
+        used = {k for f in facts.values() for k in (f["source"], f["target"])}
+        rows = [e for k, e in entities.items() if k in used]
+        self._batched(q.MERGE_ENTITIES, rows)
+        self._batched(q.CREATE_FACTS, list(facts.values()))
+        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid) for f in facts.values()})
+        return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts))
+
+    def _batched(self, statement: str, rows: list[dict[str, Any]]) -> None:
+        for start in range(0, len(rows), self.batch_size):
+            self.store.query(statement, {"rows": rows[start : start + self.batch_size]})
+
+    def _refresh_slots(self, slots: set[tuple[str, str, str, int]]) -> None:
+        """Recompute validity for every single-valued slot these facts touch."""
+        seen = set()
+        for relation, source, target, cid in slots:
+            side = SINGLE_VALUED.get(relation)
+            if side is None:
+                continue
+            key = target if side == "object" else source
+            if (relation, key, cid) in seen:
+                continue
+            seen.add((relation, key, cid))
+            statement = q.CHAIN_BY_OBJECT if side == "object" else q.CHAIN_BY_SUBJECT
+            chain = [ChainFact(r["id"], r["valid_from"], r["other"])
+                     for r in self.store.query(statement, {"collection_id": cid, "relation": relation, "key": key})]
+            updates = [{"id": i, "valid_until": u, "status": s} for i, u, s in resolve_chain(chain)]
+            self._batched(q.SET_VALIDITY, updates)
+
+    def remove_document(self, document_id: int) -> None:
+        """Delete a document's facts, then entities left with no facts, then re-resolve validity."""
+        slots = {(r["relation"], r["source"], r["target"], r["collection_id"])
+                 for r in self.store.query(q.DOCUMENT_FACT_SLOTS, {"document_id": document_id})}
+        touched = self.store.query(q.DOCUMENT_ENTITY_KEYS, {"document_id": document_id})
+        self.store.query(q.DELETE_DOCUMENT_FACTS, {"document_id": document_id})
+        if touched and touched[0].get("keys"):
+            self.store.query(q.DELETE_ORPHANS, {"keys": list(set(touched[0]["keys"])),
+                                                "collection_id": touched[0]["collection_id"]})
+        self._refresh_slots(slots)
+
+    def remove_collection(self, collection_id: int) -> None:
+        self.store.query(q.DELETE_COLLECTION, {"collection_id": collection_id})
+
+    def _set_status(self, document_id: int, status: str, *, entities: int = 0, facts: int = 0,
+                    error: str | None = None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.text("UPDATE documents SET graph_status = :s, graph_error = :e, graph_entities = :n, "
+                        "graph_facts = :f, graph_updated_at = now() WHERE id = :id"),
+                {"s": status, "e": error, "n": entities, "f": facts, "id": document_id},
+            )
+
+    def rebuild(self, document_ids: list[int]) -> list[GraphIndexResult]:
+        """Re-extract the given documents (the repair path for 'failed' or 'pending')."""
+        return [self.index_document(d) for d in document_ids]
+
+    def documents_needing_graph(self, collection_id: int | None = None) -> list[int]:
+        sql = "SELECT d.id FROM documents d WHERE d.graph_status IN ('pending', 'failed')"
+        params: dict[str, Any] = {}
+        if collection_id is not None:
+            sql += " AND EXISTS (SELECT 1 FROM collection_documents cd WHERE cd.document_id = d.id AND cd.collection_id = :c)"
+            params["c"] = collection_id
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.text(sql + " ORDER BY d.id"), params).scalars())
+
+    # -- reading -------------------------------------------------------------------------
+    def find_entities(self, text: str, collection_ids: list[int], limit: int = 20) -> list[Entity]:
+        from services.entities import entity_key
+
+        needle = entity_key(text) if text.strip() else ""
+        rows = self.store.query(q.FIND_ENTITIES, {"collection_ids": collection_ids, "needle": needle,
+                                                  "limit": _clamp(limit, 1, 200)})
+        return [Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows]
+
+    def entities_for_chunks(self, chunk_scores: dict[int, float], collection_ids: list[int], limit: int = 20) -> list[Entity]:
+        """Entities of the facts drawn from these chunks, ranked by the chunks' scores ("search by meaning")."""
+        if not chunk_scores:
+            return []
+        weight: dict[str, float] = {}
+        for row in self.store.query(q.ENTITIES_FROM_CHUNKS, {"chunk_ids": list(chunk_scores)}):
+            for key in (row["a"], row["b"]):
+                weight[key] = weight.get(key, 0.0) + chunk_scores.get(row["chunk_id"], 0.0)
+        keys = sorted(weight, key=weight.get, reverse=True)[:limit]
+        rows = self.store.query(q.ENTITIES_BY_KEYS, {"collection_ids": collection_ids, "keys": keys})
+        found = {r["key"]: Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows}
+        return [found[k] for k in keys if k in found]
+
+    def neighbourhood(self, collection_id: int, key: str, *, depth: int = 1, relations: list[str] | None = None,
+                      status: str | None = None, valid_from: str | None = None, valid_until: str | None = None,
+                      limit: int = 300) -> Subgraph:
+        """Facts within ``depth`` hops (1–3) of an entity, filtered by relation, status and time window."""
+        if not 1 <= int(depth) <= MAX_HOPS:
+            raise ValidationFailed(f"Depth must be between 1 and {MAX_HOPS}.")
+        if status not in (None, "current", "superseded"):
+            raise ValidationFailed("Status must be current or superseded.")
+        rows = self.store.query(q.neighbourhood(depth), {
+            "collection_id": collection_id, "key": key, "relations": relations or None, "status": status,
+            "from": valid_from, "until": valid_until, "limit": _clamp(limit, 1, MAX_LIMIT),
+        })
+        graph = Subgraph()
+        for row in rows:
+            graph.add(Fact.from_row(row))
+        return graph
+
+    def facts_of_entity(self, key: str, collection_ids: list[int], *, valid_from: str | None = None,
+                        valid_until: str | None = None, limit: int = 1000) -> list[Fact]:
+        rows = self.store.query(q.FACTS_OF_ENTITY, {
+            "collection_ids": collection_ids, "key": key, "from": valid_from, "until": valid_until,
+            "limit": _clamp(limit, 1, 10_000),
+        })
+        return [Fact.from_row(r) for r in rows]
+
+    def facts_by_ids(self, ids: list[str]) -> list[Fact]:
+        return [Fact.from_row(r) for r in self.store.query(q.FACTS_BY_IDS, {"ids": ids})] if ids else []
+
+    def relation_types(self, collection_ids: list[int], limit: int = 100) -> list[tuple[str, int]]:
+        rows = self.store.query(q.RELATION_TYPES, {"collection_ids": collection_ids, "limit": _clamp(limit, 1, 1000)})
+        return [(r["relation"], int(r["n"])) for r in rows]
+
+    def counts(self, collection_ids: list[int]) -> dict[str, int]:
+        rows = self.store.query(q.COUNTS, {"collection_ids": collection_ids})
+        return {"entities": int(rows[0]["entities"]), "facts": int(rows[0]["facts"])} if rows else {"entities": 0, "facts": 0}
+
+    def paths(self, collection_id: int, a: str, b: str, *, max_hops: int = 3, limit: int = 5) -> list[list[Fact]]:
+        """Shortest paths between two entities (breadth-first over facts, up to ``max_hops``)."""
+        if not 1 <= int(max_hops) <= MAX_HOPS:
+            raise ValidationFailed(f"max_hops must be between 1 and {MAX_HOPS}.")
+        around = self.neighbourhood(collection_id, a, depth=max_hops, limit=MAX_LIMIT)
+        adjacency: dict[str, list[Fact]] = {}
+        for fact in around.facts:
+            adjacency.setdefault(fact.source_key, []).append(fact)
+            adjacency.setdefault(fact.target_key, []).append(fact)
+        found: list[list[Fact]] = []
+        queue: deque[tuple[str, list[Fact]]] = deque([(a, [])])
+        best = None
+        while queue and len(found) < limit:
+            node, path = queue.popleft()
+            if best is not None and len(path) > best:
+                break
+            if node == b and path:
+                found.append(path)
+                best = len(path)
+                continue
+            if len(path) >= max_hops:
+                continue
+            visited = {a} | {f.source_key for f in path} | {f.target_key for f in path}
+            for fact in adjacency.get(node, []):
+                nxt = fact.target_key if fact.source_key == node else fact.source_key
+                if nxt not in visited or nxt == b:
+                    queue.append((nxt, path + [fact]))
+        return found
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(int(value), high))
+
+
+def today() -> str:
+    return dt.date.today().isoformat()

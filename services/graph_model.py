@@ -1,0 +1,72 @@
+"""Typed results of graph queries: facts, entities and subgraphs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Entity:
+    collection_id: int
+    key: str
+    name: str
+    type: str
+    degree: int = 0
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    collection_id: int
+    source_key: str
+    source: str
+    source_type: str
+    relation: str
+    target_key: str
+    target: str
+    target_type: str
+    document_id: int | None
+    chunk_id: int | None
+    sentence: str
+    valid_from: str | None
+    valid_until: str | None
+    status: str
+    date_source: str | None = None
+    score: float | None = None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], score: float | None = None) -> Fact:
+        return cls(
+            id=str(row["id"]), collection_id=int(row["collection_id"]), source_key=row["source_key"],
+            source=row["source"], source_type=row.get("source_type") or "", relation=row["relation"],
+            target_key=row["target_key"], target=row["target"], target_type=row.get("target_type") or "",
+            document_id=row.get("document_id"), chunk_id=row.get("chunk_id"), sentence=row.get("sentence") or "",
+            valid_from=row.get("valid_from"), valid_until=row.get("valid_until"),
+            status=row.get("status") or "current", date_source=row.get("date_source"), score=score,
+        )
+
+
+@dataclass
+class Subgraph:
+    """Entities and the facts between them; nodes are keyed by entity key."""
+
+    nodes: dict[str, Entity] = field(default_factory=dict)
+    facts: list[Fact] = field(default_factory=list)
+
+    def add(self, fact: Fact) -> None:
+        if any(f.id == fact.id for f in self.facts):
+            return
+        self.facts.append(fact)
+        for key, name, kind in ((fact.source_key, fact.source, fact.source_type),
+                                (fact.target_key, fact.target, fact.target_type)):
+            self.nodes.setdefault(key, Entity(fact.collection_id, key, name, kind))
+
+
+@dataclass(frozen=True)
+class GraphIndexResult:
+    document_id: int
+    status: str  # done | failed | disabled
+    entities: int = 0
+    facts: int = 0
+    error: str | None = None

@@ -1,0 +1,108 @@
+"""Temporal rules for facts: where ``valid_from`` comes from, and which facts supersede which.
+
+Pure functions, no store access. Dates are ISO strings (``YYYY-MM-DD``) so that
+they compare correctly as strings in both Cypher engines.
+
+Supersession applies to *single-valued* relations. Each has a key side: for
+``ceo_of`` the company has one CEO at a time (keyed by the object), for
+``located_in`` a thing is in one place (keyed by the subject). Among the facts
+with the same relation and key entity, ordered by ``valid_from``, each fact is
+superseded by the next one that names a different entity on the other side;
+its ``valid_until`` is that fact's ``valid_from``. History is never deleted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# relation -> which side identifies "the slot" that holds one value at a time
+SINGLE_VALUED: dict[str, str] = {
+    "ceo_of": "object", "president_of": "object", "chair_of": "object", "chairman_of": "object",
+    "head_of": "object", "leader_of": "object", "mayor_of": "object", "governor_of": "object",
+    "prime_minister_of": "object", "director_of": "object", "holds_office": "object",
+    "secretary_of": "object", "king_of": "object", "queen_of": "object", "owner_of": "object",
+    "located_in": "subject", "headquartered_in": "subject", "capital_of": "object",
+    "status": "subject", "version": "subject", "lives_in": "subject", "based_in": "subject",
+}
+RELATION_ALIASES = {
+    "chief_executive_of": "ceo_of", "chief_executive_officer_of": "ceo_of", "executive_of": "ceo_of",
+    "president_and_ceo_of": "ceo_of", "chairwoman_of": "chair_of", "chairperson_of": "chair_of",
+    "hold_office": "holds_office", "locate_in": "located_in", "headquarter_in": "headquartered_in",
+    "live_in": "lives_in", "base_in": "based_in",
+}
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|21[0-9]{2})\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def normalise_relation(raw: str) -> str:
+    rel = re.sub(r"[^a-z0-9]+", "_", raw.lower()).strip("_")[:60] or "related_to"
+    return RELATION_ALIASES.get(rel, rel)
+
+
+def date_from_text(text: str) -> str | None:
+    """An ISO date stated in ``text`` (a full date, or a year as its 1 January), else None."""
+    iso = _ISO.search(text)
+    if iso:
+        try:
+            return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))).isoformat()
+        except ValueError:
+            pass
+    try:
+        from dateutil import parser as dateparser
+
+        if re.search(r"[A-Za-z]{3,}\.? \d{1,2},? \d{4}|\d{1,2} [A-Za-z]{3,}\.? \d{4}", text):
+            parsed = dateparser.parse(text, fuzzy=True, default=dt.datetime(1, 1, 1))
+            if parsed and parsed.year > 1:
+                return parsed.date().isoformat()
+    except (ValueError, OverflowError):
+        pass
+    year = _YEAR.search(text)
+    return f"{year.group(1)}-01-01" if year else None
+
+
+def document_date(metadata: dict[str, Any]) -> str | None:
+    """The document's own date from its metadata: ``date`` (ISO) or ``year``."""
+    for key in ("date", "published", "published_at"):
+        value = metadata.get(key)
+        if isinstance(value, str) and _ISO.search(value):
+            return date_from_text(value)
+    year = metadata.get("year")
+    if isinstance(year, int) or (isinstance(year, str) and year.isdigit()):
+        y = int(year)
+        if 1 <= y <= 9999:
+            return f"{y:04d}-01-01"
+    return None
+
+
+def valid_from_for(sentence_date: str | None, metadata: dict[str, Any], ingested_at: dt.datetime) -> tuple[str, str]:
+    """(valid_from, where it came from): the sentence, the document's date, or the ingestion time."""
+    if sentence_date:
+        return sentence_date, "sentence"
+    doc_date = document_date(metadata)
+    if doc_date:
+        return doc_date, "document"
+    return ingested_at.date().isoformat(), "ingested"
+
+
+@dataclass(frozen=True)
+class ChainFact:
+    id: str
+    valid_from: str
+    other: str  # the key of the entity on the non-key side
+
+
+def resolve_chain(facts: list[ChainFact]) -> list[tuple[str, str | None, str]]:
+    """For facts sharing a relation and key entity: (fact id, valid_until, status) for each."""
+    ordered = sorted(facts, key=lambda f: (f.valid_from, f.id))
+    out = []
+    for i, fact in enumerate(ordered):
+        until = None
+        for later in ordered[i + 1 :]:
+            if later.valid_from > fact.valid_from and later.other != fact.other:
+                until = later.valid_from
+                break
+        out.append((fact.id, until, "superseded" if until else "current"))
+    return out
