@@ -4,7 +4,11 @@ import os
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the entry point guarantees no model-hub traffic
 
+from pathlib import Path
+
 import streamlit as st
+
+ICON = Path(__file__).parent / "static" / "favicon.png"
 
 PAGES = [
     ("pages/home.py", "Home", ":material/home:"),
@@ -18,7 +22,8 @@ PAGES = [
 
 
 def run() -> None:
-    st.set_page_config(page_title="RAG Memory Workbench", page_icon=":material/hub:", layout="wide")
+    # A local file: a :material/...: page icon makes the browser fetch the favicon from a font CDN.
+    st.set_page_config(page_title="RAG Memory Workbench", page_icon=str(ICON), layout="wide")
     pages = [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon) in enumerate(PAGES)]
     navigation = st.navigation(pages)
     st.sidebar.caption("RAG Memory Workbench")

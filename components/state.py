@@ -26,7 +26,23 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 
+def _route_through_home() -> None:
+    """Make a deep link on a fresh server go through the router in Home.py.
+
+    With a ``pages/`` folder beside the entry point, Streamlit's first run on a
+    new server treats a deep link (``/graph``) as an old-style page and runs the
+    page script alone, skipping ``st.navigation``, the page config and the
+    sidebar. Clearing that flag and rerunning lets Home.py route the request.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def init_state() -> None:
+    _route_through_home()
     for key, value in _DEFAULTS.items():
         st.session_state.setdefault(key, value)
 

@@ -60,6 +60,24 @@ def start_embedded_postgres(data_dir: Path) -> str:
     return f"postgresql+psycopg2://postgres:@/postgres?host={socket_dir.group(1)}"
 
 
+def stop_embedded_postgres(data_dir: Path) -> bool:
+    """Stop the embedded server in ``data_dir/pg`` if it runs (fast shutdown); True if one was stopped."""
+    import os
+
+    from pgserver._commands import pg_ctl  # the wheel's own pg_ctl wrapper (avoids a pipe hang)
+
+    pgdata = data_dir / "pg"
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    owner = pgdata.owner()
+    kwargs = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
+    try:
+        pg_ctl(["-m", "fast", "-w", "stop"], pgdata=pgdata, timeout=60, **kwargs)
+    except Exception:  # already stopped, or a stale pid file
+        return False
+    return True
+
+
 def sqlalchemy_url(settings: Settings) -> str:
     if settings.database_url:
         url = settings.database_url

@@ -115,6 +115,22 @@ def start_embedded_falkordb(data_dir: Path) -> Path:
     raise StoreUnavailable(f"The embedded FalkorDB did not answer on {socket_path}. Log tail:\n{tail}")
 
 
+def stop_embedded_falkordb(data_dir: Path) -> bool:
+    """Shut the embedded FalkorDB down (saving its data); True if one was running."""
+    import redis
+
+    socket_path = data_dir / "falkordb" / "falkordb.sock"
+    if not socket_path.exists():
+        return False
+    try:
+        redis.Redis(unix_socket_path=str(socket_path), socket_timeout=5).shutdown(save=True)
+    except redis.ConnectionError:
+        return True  # the connection closes as the server exits
+    except (redis.RedisError, OSError):
+        return False
+    return True
+
+
 def create_graph_store(settings: Settings) -> GraphStore:
     """Build the configured graph store and check that it answers."""
     if settings.neo4j_uri:

@@ -9,6 +9,8 @@ read from CSV or a form ("1790") validate as integers.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import math
 import re
 from typing import Any
 
@@ -91,13 +93,13 @@ def _coerce(name: str, kind: str, value: Any) -> Any:
     if kind == "number":
         if isinstance(value, bool):
             raise bad
-        if isinstance(value, (int, float)):
-            return value
         if isinstance(value, str):
             try:
-                return float(value)
+                value = float(value)
             except ValueError:
                 raise bad from None
+        if isinstance(value, (int, float)) and math.isfinite(value):
+            return value
         raise bad
     if kind == "boolean":
         if isinstance(value, bool):
@@ -121,13 +123,15 @@ def _coerce(name: str, kind: str, value: Any) -> Any:
 
 def validate_metadata(schema: dict[str, Any], metadata: Any) -> dict[str, Any]:
     """Return ``metadata`` checked and coerced against ``schema``; raise :class:`ValidationFailed`."""
-    import json
-
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
         raise ValidationFailed("Metadata must be a JSON object.")
-    if len(json.dumps(metadata, default=str)) > MAX_METADATA_CHARS:
+    try:
+        size = len(json.dumps(metadata, default=str, allow_nan=False))
+    except ValueError:
+        raise ValidationFailed("Metadata cannot hold NaN or infinite numbers.") from None
+    if size > MAX_METADATA_CHARS:
         raise ValidationFailed(f"Metadata is larger than {MAX_METADATA_CHARS} characters.")
     out = dict(metadata)
     for key in out:

@@ -38,9 +38,12 @@ def decode_text(data: bytes, name: str) -> str:
         raise UnsupportedInput(f"{name}: the file is empty.")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            text = data.decode("utf-16")
         except UnicodeDecodeError:
             raise UnsupportedInput(f"{name}: invalid UTF-16 text.") from None
+        if not text.strip():
+            raise UnsupportedInput(f"{name}: the file has no text.")
+        return text
     head = data[:8192]
     if b"\x00" in head:
         raise UnsupportedInput(f"{name}: looks like a binary file (it contains NUL bytes), not text.")
@@ -53,6 +56,8 @@ def decode_text(data: bytes, name: str) -> str:
         if best is None or best.encoding is None:
             raise UnsupportedInput(f"{name}: not valid text in any encoding we could detect.") from None
         text = data.decode(best.encoding, errors="replace")
+    if not text.strip():
+        raise UnsupportedInput(f"{name}: the file has no text.")
     controls = sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\t\n\r\f")
     if controls > 0.05 * min(len(text), 8192):
         raise UnsupportedInput(f"{name}: looks like a binary file (too many control characters), not text.")
@@ -157,10 +162,15 @@ def html_to_text(html: str, name: str = "page") -> ParsedText:
     import lxml.html
     from lxml import etree
 
+    parser = lxml.html.HTMLParser(huge_tree=False)
     try:
-        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"))
+        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError):
         raise UnsupportedInput(f"{name}: the HTML could not be parsed.") from None
+    if any("depth" in e.message.lower() or e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
+        raise UnsupportedInput(
+            f"{name}: the HTML is nested deeper than the parser allows (256 levels); content past that would be lost."
+        )
     title_el = root.find(".//title")
     title = title_el.text_content().strip() if title_el is not None else None
     blocks: list[str] = []

@@ -73,8 +73,8 @@ def _filter_sql(filters: dict[str, Any] | None, params: dict[str, Any]) -> str:
                 if op == "in":
                     if not isinstance(value, list):
                         raise ValidationFailed(f"Filter {key!r}: 'in' takes a list.")
-                    params[pv] = [json.dumps(v) for v in value]
-                    clauses.append(f"(d.metadata -> :{pk})::text = ANY(:{pv})")
+                    params[pv] = json.dumps(value)
+                    clauses.append(f"(d.metadata -> :{pk}) IN (SELECT jsonb_array_elements(CAST(:{pv} AS jsonb)))")
                 elif op in _RANGE_OPS:
                     params[pv] = value
                     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -221,11 +221,13 @@ class SearchService:
             "(SELECT {tsq} AS q) q WHERE q.q IS NOT NULL AND c.tsv @@ q.q{where} ORDER BY rank DESC, c.id LIMIT :depth"
         )
         strict = "websearch_to_tsquery('english', :query)"
-        loose = "NULLIF(replace(websearch_to_tsquery('english', :query)::text, ' & ', ' | '), '')::tsquery"
-        args = {**params, "query": query, "depth": depth}
+        # Fallback: any of the query's words, leaving out those the user excluded with "-word".
+        positive = [w for w in re.findall(r"(?:^|(?<=\s))(-?)([A-Za-z0-9]+)", query) if not w[0]]
+        loose = "NULLIF(to_tsquery('english', :orq)::text, '')::tsquery"
+        args = {**params, "query": query, "depth": depth, "orq": " | ".join(w[1] for w in positive) or "''"}
         rows = conn.execute(sa.text(sql.format(tsq=strict, where=where)), args).all()
         fallback = False
-        if not rows:
+        if not rows and positive:
             rows = conn.execute(sa.text(sql.format(tsq=loose, where=where)), args).all()
             fallback = bool(rows)
         return {r.id: float(r.rank) for r in rows}, fallback

@@ -38,6 +38,19 @@ def services():
     svc = build_services(get_settings())
     yield svc
     svc.close()
+    _stop_servers()
+
+
+def _stop_servers() -> None:
+    """Stop this session's embedded servers and remove its data folder."""
+    import shutil
+
+    from services.db import stop_embedded_postgres
+    from services.graph_store import stop_embedded_falkordb
+
+    stop_embedded_falkordb(_DATA_DIR)
+    stop_embedded_postgres(_DATA_DIR)
+    shutil.rmtree(_DATA_DIR, ignore_errors=True)
 
 
 @pytest.fixture

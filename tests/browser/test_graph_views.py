@@ -1,0 +1,47 @@
+"""The graph canvas draws nodes and the Mermaid tab renders an SVG with no internet (real browser).
+
+The page's only network peer is the app on 127.0.0.1: any request elsewhere
+(a CDN) is recorded and fails the test.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from services.ingest_requests import text_request
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def acme(services):
+    name = f"acme-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="CEO history for the browser test.",
+                                metadata_schema={"custom": {"date": {"type": "date"}}})
+    for who, year in (("Alice", 2019), ("Bob", 2021), ("Carol", 2023)):
+        services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
+                                            metadata={"date": f"{year}-03-01"}))
+    yield name
+    services.collections.delete(name)
+
+
+def test_canvas_and_offline_mermaid(app_url, page, acme, tmp_path):
+    outside = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
+    page.goto(f"{app_url}/graph?collection={acme}&entity=acme")
+    page.get_by_text("4 entities · 3 facts shown").wait_for(timeout=90_000)
+
+    canvas_frame = page.frame_locator("iframe[title='streamlit_agraph.agraph']")
+    canvas_frame.locator("canvas").first.wait_for(timeout=60_000)
+    page.screenshot(path=str(tmp_path / "canvas.png"), full_page=True)
+
+    page.get_by_role("tab", name="Mermaid").click()
+    mermaid_frame = page.frame_locator("iframe[title='st.iframe']").first
+    svg = mermaid_frame.locator(".rag-mermaid svg")
+    svg.wait_for(timeout=60_000)
+    text = svg.text_content()
+    assert "Alice" in text and "Carol" in text and "ceo of" in text
+    page.screenshot(path=str(tmp_path / "mermaid.png"), full_page=True)
+    assert not outside, f"requests left the machine: {outside[:5]}"
