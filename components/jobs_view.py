@@ -32,7 +32,7 @@ def progress_text(job: Job) -> str:
 
 def show_job(svc: Services, job_id: int) -> Job:
     job = svc.jobs.get(job_id)
-    label = {"running": "Ingesting…", "done": "Finished", "cancelled": "Cancelled",
+    label = {"running": "Working…", "done": "Finished", "cancelled": "Cancelled",
              "failed": "Failed", "interrupted": "Interrupted"}[job.status]
     st.progress(_fraction(job) if job.status == "running" else 1.0, text=f"{label} {progress_text(job)}")
     if job.error:

@@ -35,8 +35,8 @@ st.caption(f"{len(docs)} document(s)" + (" (first 500)" if len(docs) == 500 else
 if docs:
     st.dataframe(pd.DataFrame([{
         "id": d.id, "title": d.title, "collections": ", ".join(d.collections), "chunks": d.chunk_count,
-        "characters": d.char_count, "version": d.version, "graph": d.graph_status, "facts": d.graph_facts, "metadata": json.dumps(d.metadata),
-        "updated": d.updated_at,
+        "characters": d.char_count, "version": d.version, "graph": d.graph_status, "facts": d.graph_facts,
+        "metadata": json.dumps(d.metadata), "updated": d.updated_at,
     } for d in docs]), hide_index=True, width="stretch", height=min(400, 38 + 35 * len(docs)))
 
 doc_id = params.get("doc")

@@ -11,6 +11,15 @@ from components.resources import get_services
 from components.state import init_state
 from services.mermaid import subgraph_to_mermaid
 
+
+
+def _parse_date(text: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
 init_state()
 svc = get_services()
 st.title("Graph")
@@ -53,10 +62,12 @@ depth = f1.number_input("Hops", 1, 3, 1, key="graph.depth")
 relation_options = [r for r, _ in svc.graph.relation_types([coll.id], limit=200)]
 relations = f2.multiselect("Relations", relation_options, key="graph.relations", placeholder="All relations")
 status = f3.radio("Status", ["all", "current", "superseded"], horizontal=True, key="graph.status")
-time_mode = f4.radio("Time", ["any", "as of", "range"], horizontal=True, key="graph.time")
+linked_as_of = _parse_date(st.query_params.get("as_of"))  # ?as_of=2020-06-01 opens the page filtered
+time_mode = f4.radio("Time", ["any", "as of", "range"], horizontal=True, key="graph.time",
+                     index=1 if linked_as_of else 0)
 valid_from = valid_until = None
 if time_mode == "as of":
-    when = st.date_input("As of", value=dt.date.today(), min_value=dt.date(1, 1, 1), key="graph.asof")
+    when = st.date_input("As of", value=linked_as_of or dt.date.today(), min_value=dt.date(1, 1, 1), key="graph.asof")
     valid_from = valid_until = when.isoformat()
 elif time_mode == "range":
     r1, r2 = st.columns(2)

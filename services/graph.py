@@ -240,6 +240,8 @@ class GraphService:
         """Shortest paths between two entities (breadth-first over facts, up to ``max_hops``)."""
         if not 1 <= int(max_hops) <= MAX_HOPS:
             raise ValidationFailed(f"max_hops must be between 1 and {MAX_HOPS}.")
+        if a == b:
+            return []
         around = self.neighbourhood(collection_id, a, depth=max_hops, limit=MAX_LIMIT)
         adjacency: dict[str, list[Fact]] = {}
         for fact in around.facts:

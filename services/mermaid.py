@@ -64,7 +64,10 @@ def to_mermaid(nodes: list[MermaidNode], edges: list[MermaidEdge], *, direction:
     """Mermaid ``flowchart`` text for the given nodes and edges (edges to unknown nodes are dropped)."""
     if direction not in ("LR", "TD", "TB", "RL", "BT"):
         raise ValueError("direction must be LR, TD, TB, RL or BT")
-    ordered = sorted({n.key: n for n in nodes}.values(), key=lambda n: n.key)
+    unique: dict[str, MermaidNode] = {}
+    for node in sorted(nodes, key=lambda n: (n.key, n.label, n.kind)):
+        unique.setdefault(node.key, node)  # duplicate keys: the first in sorted order wins, whatever the input order
+    ordered = list(unique.values())
     ids = {node.key: f"n{i}" for i, node in enumerate(ordered)}
     lines = [f"flowchart {direction}"]
     lines += [_node_line(ids[n.key], n) for n in ordered]

@@ -34,7 +34,10 @@ RELATION_ALIASES = {
     "live_in": "lives_in", "base_in": "based_in",
 }
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|21[0-9]{2})\b")
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?=$|[^0-9])")
+_MONTHS = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+           r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
+_WRITTEN_DATE = re.compile(rf"\b{_MONTHS}\.? \d{{1,2}},? \d{{4}}\b|\b\d{{1,2}} {_MONTHS}\.? \d{{4}}\b")
 
 
 def normalise_relation(raw: str) -> str:
@@ -50,15 +53,14 @@ def date_from_text(text: str) -> str | None:
             return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))).isoformat()
         except ValueError:
             pass
-    try:
+    written = _WRITTEN_DATE.search(text)
+    if written:  # parse only the matched date, so other numbers in the sentence cannot leak in
         from dateutil import parser as dateparser
 
-        if re.search(r"[A-Za-z]{3,}\.? \d{1,2},? \d{4}|\d{1,2} [A-Za-z]{3,}\.? \d{4}", text):
-            parsed = dateparser.parse(text, fuzzy=True, default=dt.datetime(1, 1, 1))
-            if parsed and parsed.year > 1:
-                return parsed.date().isoformat()
-    except (ValueError, OverflowError):
-        pass
+        try:
+            return dateparser.parse(written.group(0), default=dt.datetime(1, 1, 1)).date().isoformat()
+        except (ValueError, OverflowError):
+            pass
     year = _YEAR.search(text)
     return f"{year.group(1)}-01-01" if year else None
 
@@ -70,6 +72,8 @@ def document_date(metadata: dict[str, Any]) -> str | None:
         if isinstance(value, str) and _ISO.search(value):
             return date_from_text(value)
     year = metadata.get("year")
+    if isinstance(year, bool):
+        return None
     if isinstance(year, int) or (isinstance(year, str) and year.isdigit()):
         y = int(year)
         if 1 <= y <= 9999:

@@ -1,0 +1,63 @@
+"""Graph and Timeline pages on a real graph: the Acme CEO story (AppTest)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from services.ingest_requests import text_request
+from tests.utils.app import open_page
+
+
+@pytest.fixture(scope="module")
+def acme(services):
+    name = f"acme-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Who ran Acme, and when.",
+                                metadata_schema={"custom": {"date": {"type": "date"}}})
+    for who, year in (("Alice", 2019), ("Bob", 2021), ("Carol", 2023)):
+        services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
+                                            metadata={"date": f"{year}-03-01"}))
+    yield name
+    services.collections.delete(name)
+
+
+def test_graph_page_filters_as_of_2020(acme):
+    at = open_page("graph", query={"collection": acme, "entity": "acme"})
+    assert not at.exception
+    assert at.selectbox(key="graph.entity").value == "acme"
+    assert any("4 entities · 3 facts shown" in c.value for c in at.caption)
+
+    at.radio(key="graph.time").set_value("as of").run()
+    import datetime as dt
+
+    at.date_input(key="graph.asof").set_value(dt.date(2020, 6, 1)).run()
+    assert not at.exception
+    assert any("2 entities · 1 facts shown" in c.value for c in at.caption)
+    facts = at.dataframe[0].value
+    assert list(facts["subject"]) == ["Alice"] and list(facts["status"]) == ["superseded"]
+
+
+def test_graph_page_mermaid_and_paths(acme):
+    at = open_page("graph", query={"collection": acme, "entity": "acme"})
+    mmd = next(d for d in at.get("download_button") if "Download .mmd" in str(d.proto.label))
+    assert mmd is not None
+    code = "\n".join(c.value for c in at.code)
+    assert code.startswith("flowchart LR") and "ceo of #40;2019–2021#41;" in code and "ceo of #40;2023#41;" in code
+
+    at.text_input(key="graph.other").set_value("carol").run()
+    assert not at.exception
+    assert any("Path 1" in m.value for m in at.markdown)
+
+
+def test_timeline_page_shows_current_and_superseded(acme):
+    at = open_page("timeline")
+    at.selectbox(key="timeline.collection").set_value(acme).run()
+    at.text_input(key="timeline.query").set_value("Acme").run()
+    assert not at.exception
+    assert any("3 facts · 1 current · 2 superseded" in c.value for c in at.caption)
+    table = at.dataframe[0].value
+    rows = {r["subject"]: r for _, r in table.iterrows()}
+    assert rows["Alice"]["valid_until"] == "2021-03-01" and rows["Alice"]["status"] == "superseded"
+    assert rows["Bob"]["valid_until"] == "2023-03-01" and rows["Bob"]["status"] == "superseded"
+    assert rows["Carol"]["status"] == "current" and rows["Carol"]["valid_from"] == "2023-03-01"
