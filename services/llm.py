@@ -1,0 +1,55 @@
+"""The LLM client factory: OpenAI, or any OpenAI-compatible endpoint (Ollama, vLLM…), when configured."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from services.errors import ConfigError, WorkbenchError
+from services.settings import Settings
+
+
+class LLMError(WorkbenchError):
+    """The LLM endpoint failed or answered with something unusable."""
+
+
+class LLMClient:
+    """A thin wrapper over ``openai.OpenAI`` for JSON answers and streamed text."""
+
+    def __init__(self, settings: Settings) -> None:
+        from openai import OpenAI
+
+        if not settings.llm_configured:
+            raise ConfigError("No LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL.")
+        self.model = settings.llm_model
+        self._client = OpenAI(
+            api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed",
+            base_url=settings.openai_base_url, timeout=settings.llm_timeout, max_retries=1,
+        )
+
+    def json_chat(self, system: str, user: str) -> dict[str, Any]:
+        """One chat completion that must answer a JSON object; raises :class:`LLMError` otherwise."""
+        from openai import OpenAIError
+
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model, temperature=0, response_format={"type": "json_object"},
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            )
+        except OpenAIError as exc:
+            raise LLMError(f"The LLM request failed: {exc.__class__.__name__}: {exc}") from exc
+        content = (response.choices[0].message.content or "").strip() if response.choices else ""
+        if content.startswith("```"):
+            content = content.strip("`").removeprefix("json").strip()
+        try:
+            value = json.loads(content)
+        except json.JSONDecodeError as exc:
+            raise LLMError(f"The LLM did not answer valid JSON ({exc.msg}).") from exc
+        if not isinstance(value, dict):
+            raise LLMError("The LLM answered JSON that is not an object.")
+        return value
+
+
+def create_llm(settings: Settings) -> LLMClient | None:
+    """The configured LLM client, or None when no LLM is configured (the offline paths apply)."""
+    return LLMClient(settings) if settings.llm_configured else None
