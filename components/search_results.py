@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.diagram_view import show_diagram
 from components.highlight import show_highlighted
+from services.container import Services
 from services.search import SearchHit, SearchResponse
 
 
@@ -17,7 +19,7 @@ def _score_line(hit: SearchHit, mode: str) -> str:
     return " · ".join(parts)
 
 
-def show_hit(rank: int, hit: SearchHit, mode: str) -> None:
+def show_hit(rank: int, hit: SearchHit, mode: str, svc: Services | None = None) -> None:
     with st.container(border=True):
         head, link = st.columns([5, 1])
         head.markdown(f"**{rank}. {_md_escape(hit.title)}**")
@@ -29,9 +31,13 @@ def show_hit(rank: int, hit: SearchHit, mode: str) -> None:
             where += " · " + " › ".join(hit.heading_path)
         st.caption(_score_line(hit, mode) + " · " + _md_escape(where))
         show_highlighted(hit.segments or [(hit.text, False)])
+        diagram_id = hit.chunk_metadata.get("associated_diagram_id")
+        if diagram_id and svc is not None:
+            with st.expander("Flowchart linked to this passage", expanded=rank <= 3, icon=":material/account_tree:"):
+                show_diagram(svc, diagram_id, key=f"search.hit.{hit.chunk_id}")
 
 
-def show_response(response: SearchResponse) -> None:
+def show_response(response: SearchResponse, svc: Services | None = None) -> None:
     for note in response.notes:
         st.info(note, icon=":material/info:")
     if not response.hits:
@@ -42,7 +48,7 @@ def show_response(response: SearchResponse) -> None:
     st.caption(f"{len(response.hits)} results · candidates: semantic {response.counts.get('semantic', 0)}, "
                f"keyword {response.counts.get('keyword', 0)} · {timing}")
     for rank, hit in enumerate(response.hits, start=1):
-        show_hit(rank, hit, response.mode)
+        show_hit(rank, hit, response.mode, svc)
 
 
 def _md_escape(text: str) -> str:

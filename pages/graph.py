@@ -12,7 +12,6 @@ from components.state import init_state
 from services.mermaid import subgraph_to_mermaid
 
 
-
 def _parse_date(text: str | None) -> dt.date | None:
     try:
         return dt.date.fromisoformat(text) if text else None
@@ -26,6 +25,19 @@ st.title("Graph")
 if svc.graph is None:
     st.info("The knowledge graph is turned off (graph_enabled = false).", icon=":material/info:")
     st.stop()
+
+diagram_param = st.query_params.get("diagram")
+if diagram_param:
+    from components.diagram_view import show_diagram
+
+    st.subheader("Diagram")
+    show_diagram(svc, diagram_param, key="graph.diagram", link=False)
+    if svc.diagrams is not None:
+        with user_errors("Could not load the diagram"):
+            view = svc.diagrams.get(diagram_param)
+            st.dataframe([{"from": e["source"], "to": e["target"], "label": e.get("label") or ""} for e in view.edges],
+                         hide_index=True, width="stretch")
+    st.divider()
 
 collections = svc.collections.list()
 if not collections:

@@ -38,4 +38,4 @@ with st.form("search.form"):
 
 response = st.session_state.get(Keys.SEARCH_RESPONSE)
 if response is not None:
-    show_response(response)
+    show_response(response, svc)

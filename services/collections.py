@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from services.db import ensure_hnsw_index
 from services.embeddings import Embedder
 from services.errors import AlreadyExists, EmbeddingMismatch, NotFound, ValidationFailed
-from services.metadata_schema import merge_schema, normalise_schema
+from services.metadata_schema import merge_schema, normalise_schema, validate_metadata
 
 MAX_NAME = 100
 MAX_DESCRIPTION = 2_000
@@ -184,6 +184,58 @@ class CollectionService:
             if doomed:
                 conn.execute(sa.text("DELETE FROM documents WHERE id = ANY(:ids)"), {"ids": list(doomed)})
         return len(doomed)
+
+    def link(self, document_id: int, collection: str) -> Collection:
+        """Add an existing document to another collection, without re-embedding it.
+
+        The document keeps its chunks, so the target must use the model they were
+        embedded with; its metadata must satisfy the target's schema. A document
+        already linked, or a clash with the target's unique title or content, is
+        refused with :class:`AlreadyExists`. Facts stay in the graph of the
+        collection that extracted them.
+        """
+        with self.engine.begin() as conn:
+            coll = self.get(collection, conn)
+            doc = conn.execute(
+                sa.text("SELECT id, title, content_hash, metadata FROM documents WHERE id = :id FOR SHARE"),
+                {"id": document_id},
+            ).first()
+            if doc is None:
+                raise NotFound(f"No document with id {document_id}.")
+            if conn.execute(
+                sa.text("SELECT 1 FROM collection_documents WHERE collection_id = :c AND document_id = :d"),
+                {"c": coll.id, "d": doc.id},
+            ).first():
+                raise AlreadyExists(f"Document {doc.id} is already in collection {coll.name!r}.")
+            models = conn.execute(
+                sa.text("SELECT DISTINCT c.embedding_model, c.embedding_dim FROM collections c JOIN collection_documents cd "
+                        "ON cd.collection_id = c.id WHERE cd.document_id = :d"),
+                {"d": doc.id},
+            ).all()
+            dims = conn.execute(
+                sa.text("SELECT DISTINCT embedding_dim FROM chunks WHERE document_id = :d"), {"d": doc.id}
+            ).scalars().all()
+            if any((m.embedding_model, m.embedding_dim) != (coll.embedding_model, coll.embedding_dim) for m in models) or any(
+                d != coll.embedding_dim for d in dims
+            ):
+                built = ", ".join(f"{m.embedding_model} ({m.embedding_dim}-d)" for m in models) or f"{dims[0]}-d vectors"
+                raise EmbeddingMismatch(
+                    f"Document {doc.id} was embedded with {built}, but collection {coll.name!r} uses "
+                    f"{coll.embedding_model} ({coll.embedding_dim}-d); ingest it into that collection instead."
+                )
+            validate_metadata(coll.metadata_schema, doc.metadata)
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        sa.text("INSERT INTO collection_documents (collection_id, document_id, title, content_hash) "
+                                "VALUES (:c, :d, :t, :h)"),
+                        {"c": coll.id, "d": doc.id, "t": doc.title, "h": doc.content_hash},
+                    )
+            except IntegrityError:
+                raise AlreadyExists(
+                    f"Collection {coll.name!r} already holds a document titled {doc.title!r} or with identical content."
+                ) from None
+        return self.get(coll.id)
 
     def check_model(self, coll: Collection) -> None:
         """Refuse to mix embedding models inside a collection."""

@@ -9,6 +9,7 @@ from sqlalchemy.engine import Engine
 
 from services.collections import CollectionService
 from services.db import create_db_engine, postgres_health
+from services.diagrams import DiagramService
 from services.documents import DocumentService
 from services.embeddings import Embedder, create_embedder
 from services.errors import ConfigError
@@ -35,6 +36,7 @@ class Services:
     search: SearchService
     graph: GraphService | None = None
     graph_store: GraphStore | None = None
+    diagrams: DiagramService | None = None
 
     def health(self) -> dict[str, Any]:
         pg = postgres_health(self.engine, self.settings)
@@ -89,4 +91,6 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
         engine=engine, embedder=embedder, collections=collections, ef_search=settings.hnsw_ef_search,
         rrf_k=settings.rrf_k, semantic_weight=settings.semantic_weight, keyword_weight=settings.keyword_weight,
     )
-    return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store)
+    diagrams = DiagramService(engine=engine, graph=graph)
+    return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store,
+                    diagrams)

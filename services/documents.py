@@ -72,6 +72,8 @@ class NewDocument:
     embeddings: np.ndarray
     replace_document_id: int | None = None
     graph_status: str = "pending"  # "disabled" when no graph is configured
+    chunk_metadata: list[dict[str, Any]] = field(default_factory=list)
+    diagrams: list[Any] = field(default_factory=list)  # services.docx_diagrams.Diagram, ids set
 
     @property
     def hash(self) -> str:
@@ -80,6 +82,19 @@ class NewDocument:
 
 def _vector_literal(vector: np.ndarray) -> str:
     return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
+def diagram_id(document_id: int, index: int) -> str:
+    return f"dgm-{document_id}-{index}"
+
+
+def _chunk_metadata(document_id: int, meta: dict[str, Any]) -> dict[str, Any]:
+    """Turn the chunker's diagram indexes into ids: associated_diagram_id (the first) and diagram_ids."""
+    out = {k: v for k, v in meta.items() if k != "diagram_indexes"}
+    ids = [diagram_id(document_id, n) for n in meta.get("diagram_indexes", [])]
+    if ids:
+        out.update(associated_diagram_id=ids[0], diagram_ids=ids)
+    return out
 
 
 def write_document(conn: Connection, doc: NewDocument) -> int:
@@ -126,9 +141,22 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
             ),
             {"c": doc.collection_id, "d": doc_id, "title": doc.title, "hash": doc.hash},
         )
+    conn.execute(sa.text("DELETE FROM diagrams WHERE document_id = :id"), {"id": doc_id})
+    for diagram in doc.diagrams:
+        diagram.id = diagram_id(doc_id, diagram.index)
+        conn.execute(
+            sa.text("INSERT INTO diagrams (diagram_id, document_id, idx, representation, layout, nodes, edges, image, "
+                    "image_type) VALUES (:did, :doc, :idx, :rep, :layout, CAST(:nodes AS jsonb), CAST(:edges AS jsonb), "
+                    ":image, :itype)"),
+            {"did": diagram.id, "doc": doc_id, "idx": diagram.index, "rep": diagram.representation,
+             "layout": diagram.layout, "image": diagram.image, "itype": diagram.image_type,
+             "nodes": json.dumps([{"id": n.id, "text": n.text, "kind": n.kind} for n in diagram.nodes]),
+             "edges": json.dumps([{"source": e.source, "target": e.target, "label": e.label} for e in diagram.edges])},
+        )
     dim = int(doc.embeddings.shape[1]) if len(doc.chunks) else 0
     rows = [
-        (doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path), "{}",
+        (doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path),
+         json.dumps(_chunk_metadata(doc_id, doc.chunk_metadata[i] if i < len(doc.chunk_metadata) else {})),
          _vector_literal(doc.embeddings[i]), dim)
         for i, c in enumerate(doc.chunks)
     ]

@@ -21,6 +21,8 @@ def entity_key(name: str) -> str:
     key = re.sub(r"[.\u00b7]", " ", key)
     key = re.sub(r"[^\w\s&'-]", " ", key)
     key = " ".join(key.split())
+    if key in ALIASES:  # aliases that start with an article ("the states") match before it is dropped
+        return ALIASES[key]
     key = _LEADING.sub("", key)
     return ALIASES.get(key, key)
 

@@ -115,12 +115,39 @@ class GraphService:
                     "sentence": props["sentence"], "valid_from": valid_from, "date_source": source,
                     "exclusive": props.get("exclusive"),
                 }
+        self._write_diagrams(document_id, doc.cid)
         used = {k for f in facts.values() for k in (f["source"], f["target"])}
         rows = [e for k, e in entities.items() if k in used]
         self._batched(q.MERGE_ENTITIES, rows)
         self._batched(q.CREATE_FACTS, list(facts.values()))
         self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
         return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts))
+
+    def _write_diagrams(self, document_id: int, collection_id: int) -> None:
+        """Store the document's flowcharts as subgraphs tagged with their diagram_id."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.text("SELECT diagram_id, nodes, edges FROM diagrams WHERE document_id = :id AND representation = 'shapes'"),
+                {"id": document_id},
+            ).all()
+        base = {"collection_id": collection_id, "document_id": document_id}
+        for row in rows:
+            self._batched(q.CREATE_DIAGRAM_NODES, [
+                {**base, "diagram_id": row.diagram_id, "node_id": n["id"], "text": n["text"], "kind": n["kind"]}
+                for n in row.nodes])
+            self._batched(q.CREATE_DIAGRAM_EDGES, [
+                {**base, "diagram_id": row.diagram_id, "source": e["source"], "target": e["target"], "label": e["label"]}
+                for e in row.edges])
+
+    def diagram(self, diagram_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A diagram's nodes and edges from the graph (the design's retrieval query)."""
+        nodes: dict[str, dict[str, Any]] = {}
+        edges = []
+        for row in self.store.query(q.DIAGRAM, {"id": diagram_id}):
+            nodes.setdefault(row["id"], {"id": row["id"], "text": row["text"], "kind": row["kind"]})
+            if row.get("target") is not None:
+                edges.append({"source": row["id"], "target": row["target"], "label": row.get("label")})
+        return list(nodes.values()), edges
 
     def _batched(self, statement: str, rows: list[dict[str, Any]]) -> None:
         for start in range(0, len(rows), self.batch_size):
@@ -152,6 +179,7 @@ class GraphService:
         slots = {(r["relation"], r["source"], r["target"], r["collection_id"], r.get("exclusive"))
                  for r in self.store.query(q.DOCUMENT_FACT_SLOTS, {"document_id": document_id})}
         touched = self.store.query(q.DOCUMENT_ENTITY_KEYS, {"document_id": document_id})
+        self.store.query(q.DELETE_DOCUMENT_DIAGRAMS, {"document_id": document_id})
         self.store.query(q.DELETE_DOCUMENT_FACTS, {"document_id": document_id})
         if touched and touched[0].get("keys"):
             self.store.query(q.DELETE_ORPHANS, {"keys": list(set(touched[0]["keys"])),
@@ -160,6 +188,7 @@ class GraphService:
 
     def remove_collection(self, collection_id: int) -> None:
         self.store.query(q.DELETE_COLLECTION, {"collection_id": collection_id})
+        self.store.query(q.DELETE_COLLECTION_DIAGRAMS, {"collection_id": collection_id})
 
     def _set_status(self, document_id: int, status: str, *, entities: int = 0, facts: int = 0,
                     error: str | None = None) -> None:

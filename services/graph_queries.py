@@ -15,8 +15,35 @@ INDEXES = [
     "CREATE INDEX FOR (e:Entity) ON (e.key)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.id)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.document_id)",
-    "CREATE INDEX FOR ()-[r:FACT]-() ON (r.diagram_id)",
+    "CREATE INDEX FOR (n:DiagramNode) ON (n.diagram_id)",
+    "CREATE INDEX FOR (n:DiagramNode) ON (n.document_id)",
+    "CREATE INDEX FOR ()-[r:FLOWS_TO]-() ON (r.diagram_id)",
 ]
+
+CREATE_DIAGRAM_NODES = """
+UNWIND $rows AS row
+CREATE (:DiagramNode {diagram_id: row.diagram_id, collection_id: row.collection_id, document_id: row.document_id,
+                      node_id: row.node_id, text: row.text, kind: row.kind})
+"""
+
+CREATE_DIAGRAM_EDGES = """
+UNWIND $rows AS row
+MATCH (a:DiagramNode {diagram_id: row.diagram_id, node_id: row.source})
+MATCH (b:DiagramNode {diagram_id: row.diagram_id, node_id: row.target})
+CREATE (a)-[:FLOWS_TO {diagram_id: row.diagram_id, collection_id: row.collection_id, document_id: row.document_id,
+                       label: row.label}]->(b)
+"""
+
+DELETE_DOCUMENT_DIAGRAMS = "MATCH (n:DiagramNode {document_id: $document_id}) DETACH DELETE n"
+
+DELETE_COLLECTION_DIAGRAMS = "MATCH (n:DiagramNode {collection_id: $collection_id}) DETACH DELETE n"
+
+# The retrieval query from the design: a diagram's subgraph by id.
+DIAGRAM = """
+MATCH (n {diagram_id: $id})
+OPTIONAL MATCH (n)-[r {diagram_id: $id}]->(m)
+RETURN n.node_id AS id, n.text AS text, n.kind AS kind, r.label AS label, m.node_id AS target
+"""
 
 MERGE_ENTITIES = """
 UNWIND $rows AS row

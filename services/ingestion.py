@@ -58,6 +58,22 @@ class _Prepared:
     action: str  # ingested | replaced
 
 
+def link_diagrams(extra: dict[str, Any], chunks: list[Any]) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Tag the chunks that overlap text linked to a diagram with the diagram's index.
+
+    The indexes become diagram ids (``dgm-<document id>-<index>``) when the document
+    is written and its id is known (see ``write_document``).
+    """
+    diagrams = list(extra.get("diagrams") or [])
+    known = {d.index for d in diagrams}
+    meta: list[dict[str, Any]] = []
+    for chunk in chunks:
+        found = [n for s, e, n in extra.get("diagram_spans") or []
+                 if n in known and s < chunk.char_end and e > chunk.char_start]
+        meta.append({"diagram_indexes": list(dict.fromkeys(found))} if found else {})
+    return diagrams, meta
+
+
 class IngestionService:
     def __init__(
         self, *, settings: Settings, embedder: Embedder, collections: CollectionService,
@@ -227,8 +243,10 @@ class IngestionService:
         embeddings = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dim), dtype=np.float32)
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}
+        diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
-                          replace_id, graph_status="pending" if self.graph is not None else "disabled")
+                          replace_id, graph_status="pending" if self.graph is not None else "disabled",
+                          chunk_metadata=chunk_meta, diagrams=diagrams)
         return _Prepared(item, doc, "replaced" if replace_id else "ingested")
 
     def _graph_phase(self, doc_id: int, reporter: JobReporter) -> dict[str, Any]:
@@ -255,9 +273,14 @@ class IngestionService:
                 graph = self._graph_phase(doc_id, reporter)
                 self._record(reporter, item, prepared.action, graph.get("error", ""), document_id=doc_id,
                              chunks=len(prepared.doc.chunks), **graph)
-            except IntegrityError:
-                self._record(reporter, item, "skipped",
-                             "Another ingest stored the same title or content in this collection first.")
+            except IntegrityError as exc:
+                constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""
+                if constraint.startswith("collection_documents"):
+                    self._record(reporter, item, "skipped",
+                                 "Another ingest stored the same title or content in this collection first.")
+                else:
+                    log.exception("writing %s failed", item.title)
+                    self._record(reporter, item, "failed", f"Could not be stored: {exc.orig}".strip()[:500])
             except (NotFound, WorkbenchError) as exc:
                 self._record(reporter, item, "failed", str(exc))
             except Exception as exc:

@@ -91,45 +91,20 @@ def parse_docx(data: bytes, name: str) -> ParsedText:
     """Paragraphs (headings as #), lists and tables in document order."""
     _check_zip(data, name)
     import docx
-    from docx.table import Table
-    from docx.text.paragraph import Paragraph
+
+    from services.docx_parser import read_blocks, render
 
     try:
         document = docx.Document(io.BytesIO(data))
-    except Exception as exc:  # python-docx raises KeyError, XMLSyntaxError, ValueError...
+        blocks = read_blocks(document)
+    except Exception as exc:  # python-docx and lxml raise KeyError, XMLSyntaxError, ValueError...
         raise UnsupportedInput(f"{name}: the Word document could not be read ({exc.__class__.__name__}).") from None
-    lines: list[str] = []
-    body = document.element.body
-    for child in body.iterchildren():
-        tag = child.tag.rsplit("}", 1)[-1]
-        if tag == "p":
-            para = Paragraph(child, document)
-            text = para.text.strip()
-            if not text:
-                continue
-            style = (para.style.name if para.style is not None else "") or ""
-            level = re.match(r"Heading (\d)", style)
-            if level:
-                lines.append("#" * int(level.group(1)) + " " + text)
-            elif style == "Title":
-                lines.append("# " + text)
-            elif "List" in style:
-                lines.append("- " + text)
-            else:
-                lines.append(text)
-        elif tag == "tbl":
-            table = Table(child, document)
-            rows = []
-            for row in table.rows:
-                cells = [cell.text.strip().replace("\n", " ") for cell in row.cells]
-                rows.append("| " + " | ".join(cells) + " |")
-            if rows:
-                lines.append("\n".join(rows))
-    text = "\n\n".join(lines)
+    text, spans = render(blocks)
     if not text.strip():
         raise UnsupportedInput(f"{name}: the Word document has no text.")
-    title = document.core_properties.title or None
-    return ParsedText(text=text, title_hint=title)
+    diagrams = [b.diagram for b in blocks if b.kind == "diagram"]
+    title = document.core_properties.title or next((b.text for b in blocks if b.kind == "title"), None)
+    return ParsedText(text=text, title_hint=title, extra={"diagrams": diagrams, "diagram_spans": spans})
 
 
 def parse_pdf(data: bytes, name: str) -> ParsedText:

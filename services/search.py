@@ -43,6 +43,7 @@ class SearchHit:
     semantic_score: float | None = None
     keyword_score: float | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    chunk_metadata: dict[str, Any] = field(default_factory=dict)  # e.g. associated_diagram_id
     segments: list[tuple[str, bool]] = field(default_factory=list)  # (text, is_match) for highlighting
 
 
@@ -239,7 +240,7 @@ class SearchService:
         rows = conn.execute(
             sa.text(
                 "SELECT c.id, c.document_id, d.title, d.source, c.chunk_index, c.char_start, c.char_end, "
-                "c.heading_path, c.text, d.metadata, "
+                "c.heading_path, c.text, d.metadata, c.metadata AS chunk_metadata, "
                 "ts_headline('english', replace(replace(c.text, chr(2), ''), chr(3), ''), "
                 "  coalesce(NULLIF(replace(websearch_to_tsquery('english', :query)::text, ' & ', ' | '), '')::tsquery,"
                 "           ''::tsquery), 'HighlightAll=true, StartSel=\x02, StopSel=\x03') AS marked "
@@ -258,6 +259,6 @@ class SearchService:
                 chunk_index=r.chunk_index, char_start=r.char_start, char_end=r.char_end,
                 heading_path=list(r.heading_path), text=r.text, score=scores[chunk_id],
                 semantic_score=semantic.get(chunk_id), keyword_score=keyword.get(chunk_id),
-                metadata=r.metadata, segments=_segments(r.marked),
+                metadata=r.metadata, chunk_metadata=r.chunk_metadata or {}, segments=_segments(r.marked),
             ))
         return hits

@@ -65,7 +65,7 @@ def collection(services) -> Iterator[str]:
         pass
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared/data is not beside this checkout")

@@ -1,0 +1,27 @@
+"""A document's flowchart: redrawn with Mermaid (or the picture itself), with a link to the Graph page."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.mermaid_view import show_mermaid
+from services.container import Services
+from services.errors import WorkbenchError
+
+
+def show_diagram(svc: Services, diagram_id: str, *, key: str, link: bool = True) -> None:
+    if svc.diagrams is None:
+        return
+    try:
+        view = svc.diagrams.get(diagram_id)
+    except WorkbenchError as exc:
+        st.caption(f"Diagram unavailable: {exc}")
+        return
+    st.caption(f"Flowchart {view.index} of “{view.document_title}”")
+    if view.mermaid:
+        show_mermaid(view.mermaid, height=520, file_name=f"{diagram_id}.mmd", key=f"{key}.mmd")
+    elif view.image:
+        st.image(view.image, caption="The flowchart as drawn (a picture: no graph without a vision model)")
+    if link:
+        st.page_link("pages/graph.py", label="Open this diagram on the Graph page", icon=":material/hub:",
+                     query_params={"diagram": diagram_id})
