@@ -20,6 +20,9 @@ def show_diagram(svc: Services, diagram_id: str, *, key: str, link: bool = True)
     st.caption(f"Flowchart {view.index} of “{view.document_title}”")
     if view.mermaid:
         show_mermaid(view.mermaid, height=520, file_name=f"{diagram_id}.mmd", key=f"{key}.mmd")
+        if view.image:
+            with st.expander("The picture it was read from", icon=":material/image:"):
+                st.image(view.image)
     elif view.image:
         st.image(view.image, caption="The flowchart as drawn (a picture: no graph without a vision model)")
     if link:

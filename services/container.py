@@ -86,7 +86,7 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
     jobs = JobService(engine=engine)
     jobs.reap_stale()
     ingestion = IngestionService(settings=settings, embedder=embedder, collections=collections,
-                                 documents=documents, jobs=jobs, graph=graph)
+                                 documents=documents, jobs=jobs, graph=graph, llm=create_llm(settings))
     search = SearchService(
         engine=engine, embedder=embedder, collections=collections, ef_search=settings.hnsw_ef_search,
         rrf_k=settings.rrf_k, semantic_weight=settings.semantic_weight, keyword_weight=settings.keyword_weight,

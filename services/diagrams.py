@@ -49,7 +49,7 @@ class DiagramService:
         if row is None:
             raise NotFound(f"No diagram {diagram_id!r}.")
         nodes, edges = list(row.nodes), list(row.edges)
-        if self.graph is not None and row.representation == "shapes":
+        if self.graph is not None and nodes:
             graph_nodes, graph_edges = self.graph.diagram(diagram_id)
             if graph_nodes:  # the graph is the source of truth once built
                 nodes, edges = sorted(graph_nodes, key=lambda n: n["id"]), graph_edges

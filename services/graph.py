@@ -127,7 +127,8 @@ class GraphService:
         """Store the document's flowcharts as subgraphs tagged with their diagram_id."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.text("SELECT diagram_id, nodes, edges FROM diagrams WHERE document_id = :id AND representation = 'shapes'"),
+                sa.text("SELECT diagram_id, nodes, edges FROM diagrams "
+                        "WHERE document_id = :id AND jsonb_array_length(nodes) > 0"),
                 {"id": document_id},
             ).all()
         base = {"collection_id": collection_id, "document_id": document_id}

@@ -56,6 +56,7 @@ class _Prepared:
     item: SourceItem
     doc: NewDocument
     action: str  # ingested | replaced
+    note: str = ""  # e.g. why a flowchart picture stayed a picture
 
 
 def link_diagrams(extra: dict[str, Any], chunks: list[Any]) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -77,8 +78,9 @@ def link_diagrams(extra: dict[str, Any], chunks: list[Any]) -> tuple[list[Any], 
 class IngestionService:
     def __init__(
         self, *, settings: Settings, embedder: Embedder, collections: CollectionService,
-        documents: DocumentService, jobs: JobService, graph: Any | None = None,
+        documents: DocumentService, jobs: JobService, graph: Any | None = None, llm: Any | None = None,
     ) -> None:
+        self.llm = llm  # services.llm.LLMClient: reads flowchart pictures when configured
         self.graph = graph  # services.graph.GraphService, or None when the graph is off
         self.settings = settings
         self.embedder = embedder
@@ -244,10 +246,19 @@ class IngestionService:
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}
         diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
+        notes = [n for n in (self._read_pictures(diagrams)) if n]
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
                           replace_id, graph_status="pending" if self.graph is not None else "disabled",
                           chunk_metadata=chunk_meta, diagrams=diagrams)
-        return _Prepared(item, doc, "replaced" if replace_id else "ingested")
+        return _Prepared(item, doc, "replaced" if replace_id else "ingested", "; ".join(notes))
+
+    def _read_pictures(self, diagrams: list[Any]) -> list[str | None]:
+        """With a vision-capable LLM configured, turn flowchart pictures into graphs."""
+        if self.llm is None:
+            return []
+        from services.vision_diagrams import read_picture
+
+        return [read_picture(d, self.llm) for d in diagrams if d.representation == "image"]
 
     def _graph_phase(self, doc_id: int, reporter: JobReporter) -> dict[str, Any]:
         """Extract the document's facts; a failure leaves it searchable and marked 'graph failed'."""
@@ -271,7 +282,8 @@ class IngestionService:
                     doc_id = write_document(conn, prepared.doc)
                 reporter.add(chunks_written=len(prepared.doc.chunks))
                 graph = self._graph_phase(doc_id, reporter)
-                self._record(reporter, item, prepared.action, graph.get("error", ""), document_id=doc_id,
+                reason = "; ".join(r for r in (prepared.note, graph.get("error", "")) if r)
+                self._record(reporter, item, prepared.action, reason, document_id=doc_id,
                              chunks=len(prepared.doc.chunks), **graph)
             except IntegrityError as exc:
                 constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""

@@ -27,14 +27,24 @@ class LLMClient:
             base_url=settings.openai_base_url, timeout=settings.llm_timeout, max_retries=1,
         )
 
-    def json_chat(self, system: str, user: str) -> dict[str, Any]:
-        """One chat completion that must answer a JSON object; raises :class:`LLMError` otherwise."""
+    def json_chat(self, system: str, user: str, *, image: bytes | None = None,
+                  image_type: str = "image/png") -> dict[str, Any]:
+        """One chat completion that must answer a JSON object; raises :class:`LLMError` otherwise.
+
+        With ``image``, the picture goes along as a data URL (the vision message format).
+        """
+        import base64
+
         from openai import OpenAIError
 
+        content: Any = user
+        if image is not None:
+            url = f"data:{image_type};base64,{base64.b64encode(image).decode()}"
+            content = [{"type": "text", "text": user}, {"type": "image_url", "image_url": {"url": url}}]
         try:
             response = self._client.chat.completions.create(
                 model=self.model, temperature=0, response_format={"type": "json_object"},
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": content}],
             )
         except OpenAIError as exc:
             raise LLMError(f"The LLM request failed: {exc.__class__.__name__}: {exc}") from exc
