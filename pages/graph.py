@@ -7,6 +7,7 @@ import streamlit as st
 from components.feedback import user_errors
 from components.graph_view import facts_frame, show_canvas, show_fact_sources
 from components.mermaid_view import show_mermaid
+from components.pickers import pick_collection, require_graph
 from components.resources import get_services
 from components.state import init_state
 from services.mermaid import subgraph_to_mermaid
@@ -22,9 +23,7 @@ def _parse_date(text: str | None) -> dt.date | None:
 init_state()
 svc = get_services()
 st.title("Graph")
-if svc.graph is None:
-    st.info("The knowledge graph is turned off (graph_enabled = false).", icon=":material/info:")
-    st.stop()
+require_graph(svc)
 
 diagram_param = st.query_params.get("diagram")
 if diagram_param:
@@ -39,15 +38,8 @@ if diagram_param:
                          hide_index=True, width="stretch")
     st.divider()
 
-collections = svc.collections.list()
-if not collections:
-    st.info("Create a collection and ingest documents first.", icon=":material/info:")
-    st.stop()
-names = [c.name for c in collections]
-wanted = st.query_params.get("collection")
 c1, c2, c3 = st.columns([2, 3, 1])
-coll_name = c1.selectbox("Collection", names, key="graph.collection", index=names.index(wanted) if wanted in names else 0)
-coll = next(c for c in collections if c.name == coll_name)
+coll = pick_collection(svc, key="graph.collection", container=c1)
 text = c2.text_input("Find an entity", key="graph.find", value=st.query_params.get("entity", ""),
                      placeholder="a name, or a description when 'by meaning' is on")
 by_meaning = c3.toggle("By meaning", key="graph.meaning", help="Search the chunks semantically and list the "

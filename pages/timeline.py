@@ -8,24 +8,16 @@ import streamlit as st
 
 from components.feedback import user_errors
 from components.graph_view import facts_frame
+from components.pickers import pick_collection, require_graph
 from components.resources import get_services
 from components.state import init_state
 
 init_state()
 svc = get_services()
 st.title("Timeline")
-if svc.graph is None:
-    st.info("The knowledge graph is turned off (graph_enabled = false).", icon=":material/info:")
-    st.stop()
-collections = svc.collections.list()
-if not collections:
-    st.info("Create a collection and ingest documents first.", icon=":material/info:")
-    st.stop()
-
-names = [c.name for c in collections]
+require_graph(svc)
 c1, c2 = st.columns([1, 2])
-coll_name = c1.selectbox("Collection", names, key="timeline.collection")
-coll = next(c for c in collections if c.name == coll_name)
+coll = pick_collection(svc, key="timeline.collection", container=c1)
 text = c2.text_input("Entity or query", key="timeline.query", placeholder="e.g. Acme, Mexico, Soviet Union")
 if not text.strip():
     st.info("Type an entity name to see its facts over time.", icon=":material/timeline:")

@@ -6,23 +6,16 @@ The page's only network peer is the app on 127.0.0.1: any request elsewhere
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
-from services.ingest_requests import text_request
+from tests.utils.stories import make_acme
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def acme(services):
-    name = f"acme-{uuid.uuid4().hex[:8]}"
-    services.collections.create(name=name, description="CEO history for the browser test.",
-                                metadata_schema={"custom": {"date": {"type": "date"}}})
-    for who, year in (("Alice", 2019), ("Bob", 2021), ("Carol", 2023)):
-        services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
-                                            metadata={"date": f"{year}-03-01"}))
+    name = make_acme(services)
     yield name
     services.collections.delete(name)
 

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
-from services.ingest_requests import text_request
 from tests.utils.app import open_page
+from tests.utils.stories import make_acme
 
 
 @pytest.fixture(scope="module")
 def acme(services):
-    name = f"acme-{uuid.uuid4().hex[:8]}"
-    services.collections.create(name=name, description="Who ran Acme, and when.",
-                                metadata_schema={"custom": {"date": {"type": "date"}}})
-    for who, year in (("Alice", 2019), ("Bob", 2021), ("Carol", 2023)):
-        services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
-                                            metadata={"date": f"{year}-03-01"}))
+    name = make_acme(services)
     yield name
     services.collections.delete(name)
 

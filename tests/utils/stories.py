@@ -1,0 +1,20 @@
+"""Shared test stories on the real stores."""
+
+from __future__ import annotations
+
+import uuid
+
+from services.ingest_requests import text_request
+
+ACME_CEOS = (("Alice", 2019), ("Bob", 2021), ("Carol", 2023))
+
+
+def make_acme(services) -> str:
+    """Three documents dated 2019, 2021 and 2023 naming Alice, Bob, then Carol CEO of Acme; returns the collection."""
+    name = f"acme-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Who ran Acme, and when.",
+                                metadata_schema={"custom": {"date": {"type": "date"}}})
+    for who, year in ACME_CEOS:
+        services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
+                                            metadata={"date": f"{year}-03-01"}))
+    return name
