@@ -12,10 +12,11 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 # torch first: 2.13.0 is a CPU build on this machine's disk; anything else pulls CUDA.
-$(STAMP): requirements.txt requirements-dev.txt | $(PY)
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
 	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+	$(PY) -m pip install -q -e . --no-deps
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 from sqlalchemy.exc import IntegrityError
 
 from services.chunking import chunk_text
@@ -240,8 +241,6 @@ class IngestionService:
         for start in range(0, len(inputs), step):
             vectors.append(self.embedder.embed_texts(inputs[start : start + step]))
             reporter.add(chunks_embedded=len(inputs[start : start + step]))
-        import numpy as np
-
         embeddings = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dim), dtype=np.float32)
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}

@@ -158,16 +158,18 @@ class JobService:
             return [_job(r) for r in rows]
 
     def reap_stale(self) -> int:
-        """Mark running jobs whose owner died (same host, pid gone) or went silent as interrupted."""
+        """Mark running jobs whose owner died (same host: pid gone; other host: silent) as interrupted."""
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.text("SELECT id, owner_pid, owner_host, heartbeat_at FROM jobs WHERE status = 'running'")
             ).all()
             now = conn.execute(sa.text("SELECT now()")).scalar_one()
+            # On this host the owner's pid decides (a long step may skip heartbeats);
+            # a job owned by another host is judged by its heartbeat.
             dead = [
                 r.id for r in rows
-                if (r.owner_host == self.host and r.owner_pid and not _pid_alive(r.owner_pid))
-                or now - r.heartbeat_at > STALE_AFTER
+                if (not _pid_alive(r.owner_pid) if r.owner_host == self.host and r.owner_pid
+                    else now - r.heartbeat_at > STALE_AFTER)
             ]
             if dead:
                 conn.execute(

@@ -1,0 +1,5 @@
+"""``python -m cli`` runs the ``rag`` command line."""
+
+from cli.main import main
+
+main()

@@ -1,0 +1,63 @@
+"""``rag config show`` (settings, secrets masked) and ``rag status`` (store health)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli import context
+from cli.output import emit, json_option
+from services.errors import StoreUnavailable, WorkbenchError
+from services.settings import user_config_file
+
+
+@click.group("config")
+def group() -> None:
+    """Inspect the settings the CLI, the app and the MCP server share."""
+
+
+@group.command("show")
+@json_option
+def show(as_json: bool) -> None:
+    """Show the effective settings (secrets masked) and the user config file in use.
+
+    Priority: environment > .env > user config file > defaults. Starts nothing.
+    JSON: {"config_file": {"path", "exists"}, "settings": {name: value}}.
+    """
+    path = user_config_file()
+    data = {"config_file": {"path": str(path), "exists": path.is_file()}, "settings": context.get_settings().masked()}
+
+    def human() -> None:
+        click.echo(f"user config file: {path} ({'found' if path.is_file() else 'not found'})")
+        for name, value in sorted(data["settings"].items()):
+            click.echo(f"{name} = {value!r}" if isinstance(value, str) else f"{name} = {value}")
+
+    emit(data, as_json, human)
+
+
+@click.command("status")
+@json_option
+def status(as_json: bool) -> None:
+    """Check that the stores answer: PostgreSQL and pgvector, the embedding model, the graph store.
+
+    JSON: {"postgres": {...}, "embedding": {"model", "dimension"}, "graph": {"kind", "location"} or null,
+    "collections": n}. Exits 5 when a store is unavailable.
+    """
+    svc = context.get_services()
+    try:
+        data: dict[str, Any] = {**svc.health(), "collections": len(svc.collections.list())}
+    except WorkbenchError:
+        raise
+    except Exception as exc:  # a driver error from a store that stopped answering
+        raise StoreUnavailable(f"A store did not answer: {exc.__class__.__name__}: {exc}") from None
+
+    def human() -> None:
+        for key, value in data["postgres"].items():
+            click.echo(f"postgres.{key}: {value}")
+        click.echo(f"embedding: {data['embedding']['model']} ({data['embedding']['dimension']}-d)")
+        graph = data["graph"]
+        click.echo(f"graph: {graph['kind']} at {graph['location']}" if graph else "graph: off")
+        click.echo(f"collections: {data['collections']}")
+
+    emit(data, as_json, human)

@@ -1,0 +1,66 @@
+"""Domain errors to one-line CLI messages and exit codes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from services.errors import (
+    AlreadyExists,
+    ConfigError,
+    EmbeddingMismatch,
+    JobInProgress,
+    NotFound,
+    UnsupportedInput,
+    ValidationFailed,
+    WorkbenchError,
+)
+
+# First match wins; StoreUnavailable is a ConfigError. Anything else a service raises on purpose is 1.
+EXIT_CODES: list[tuple[type[WorkbenchError], int]] = [
+    (NotFound, 3),
+    (AlreadyExists, 4),
+    (JobInProgress, 4),
+    (ValidationFailed, 2),
+    (UnsupportedInput, 2),
+    (EmbeddingMismatch, 2),
+    (ConfigError, 5),
+]
+
+
+def exit_code_for(exc: WorkbenchError) -> int:
+    for cls, code in EXIT_CODES:
+        if isinstance(exc, cls):
+            return code
+    return 1
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class CliError(click.ClickException):
+    """Printed by Click as ``Error: <message>`` on stderr; exits with ``exit_code``."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(one_line(message))
+        self.exit_code = exit_code
+
+
+def from_workbench(exc: WorkbenchError) -> CliError:
+    return CliError(str(exc), exit_code_for(exc))
+
+
+def parse_json(value: str | None, option: str, *, kind: type = dict) -> Any:
+    """Parse a JSON option value; a bad value is a one-line error with exit code 2."""
+    if value is None or value == "":
+        return None
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{option} is not valid JSON: {exc.msg} (at character {exc.pos}).", 2) from None
+    if not isinstance(parsed, kind):
+        raise CliError(f"{option} must be a JSON {'object' if kind is dict else kind.__name__}.", 2)
+    return parsed

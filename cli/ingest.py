@@ -1,0 +1,153 @@
+"""``rag ingest``: text, files or a directory into a collection, with a progress bar on a terminal."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.context import get_services
+from cli.errors import CliError, parse_json
+from cli.output import emit, json_option
+from services.errors import ValidationFailed
+from services.ingest_requests import directory_request, files_request, text_request
+from services.ingestion import IngestRequest, IngestResult
+from services.settings import Settings
+from services.sources import resolve_directory
+
+COUNTERS = ("ingested", "replaced", "unchanged", "skipped", "failed")
+
+
+def read_files(paths: list[str], settings: Settings) -> list[tuple[str, bytes]]:
+    """(name, bytes) for each file, confined to ``allowed_roots`` like directory ingest.
+
+    At most ``max_file_bytes + 1`` bytes are read, so an oversize file is
+    reported as skipped without being loaded whole.
+    """
+    out = []
+    for raw in paths:
+        path = Path(raw).expanduser().resolve()
+        if not path.is_file():
+            raise ValidationFailed(f"{path} is not a file on this machine.")
+        resolve_directory(str(path.parent), settings.allowed_roots)
+        try:
+            with path.open("rb") as fh:
+                out.append((path.name, fh.read(settings.max_file_bytes + 1)))
+        except OSError as exc:
+            raise ValidationFailed(f"{path} could not be read: {exc.strerror or exc}") from None
+    return out
+
+
+def summary(result: IngestResult) -> str:
+    counts = ", ".join(f"{result.count(c)} {c}" for c in COUNTERS)
+    facts = result.progress.get("graph_facts")
+    graph = f"; graph: {facts} facts" if facts else ""
+    return f"Job {result.job_id} {result.status}: {counts}; {result.progress.get('chunks_written', 0)} chunks{graph}."
+
+
+class _Bar:
+    """A click progress bar on stderr when it is a terminal; safe to update from the ingest threads."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self._lock = threading.Lock()
+        self._done = 0
+        self._bar = click.progressbar(length=max(total, 1), label="Ingesting", file=sys.stderr) if enabled else None
+
+    def __call__(self, progress: dict[str, Any]) -> None:
+        if self._bar is None:
+            return
+        with self._lock:
+            done = int(progress.get("files_done", 0))
+            if done > self._done:
+                self._bar.update(done - self._done)
+                self._done = done
+
+    def finish(self) -> None:
+        if self._bar is not None:
+            self._bar.render_finish()
+
+
+def run_request(request: IngestRequest, as_json: bool) -> None:
+    """Run an ingest to completion, print the outcome, and exit 1 if the job or any item failed."""
+    svc = get_services()
+    bar = _Bar(len(request.items), enabled=not as_json and sys.stderr.isatty())
+    try:
+        result = svc.ingestion.run(request, on_progress=bar)
+    finally:
+        bar.finish()
+
+    def human() -> None:
+        click.echo(summary(result))
+        for item in result.items:
+            if item["status"] in ("skipped", "failed") or item.get("reason"):
+                click.echo(f"  {item['status']:<9} {item['title']}: {item.get('reason', '')}")
+
+    emit(result, as_json, human)
+    if result.status != "done":
+        raise CliError(f"Ingest job {result.job_id} ended {result.status}.", 1)
+    if result.count("failed"):
+        raise CliError(f"{result.count('failed')} item(s) failed; see the list above.", 1)
+
+
+def common(fn: Any) -> Any:
+    fn = json_option(fn)
+    fn = click.option("--metadata", metavar="JSON", help='Metadata for every document, e.g. \'{"year": 1999}\'.')(fn)
+    fn = click.option("--mode", type=click.Choice(["ingest", "reingest"]), default="ingest", show_default=True,
+                      help="ingest refuses a duplicate title or content; reingest replaces a document with the same title.")(fn)
+    return fn
+
+
+@click.group("ingest")
+def group() -> None:
+    """Add text, files or a directory to a collection.
+
+    JSON: the job result, {"job_id", "status", "progress", "items"}. Exits 1 when the job or any
+    item failed; skipped items (duplicates, unsupported files) are listed with their reason.
+    """
+
+
+@group.command("text")
+@click.argument("collection")
+@click.argument("text", required=False)
+@click.option("--title", "-t", required=True, help="The document's title (unique within the collection).")
+@common
+def text(collection: str, text: str | None, title: str, mode: str, metadata: str | None, as_json: bool) -> None:
+    """Ingest TEXT as one document (omit TEXT or use - to read standard input)."""
+    meta = parse_json(metadata, "--metadata")
+    if text is None or text == "-":
+        text = click.get_text_stream("stdin").read()
+    run_request(text_request(collection, title=title, text=text, metadata=meta, mode=mode), as_json)  # type: ignore[arg-type]
+
+
+@group.command("file")
+@click.argument("collection")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@common
+def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | None, as_json: bool) -> None:
+    """Ingest one or more files (.txt .md .html .docx .pdf); each file's name is its title."""
+    svc = get_services()
+    meta = parse_json(metadata, "--metadata")
+    request = files_request(collection, read_files(list(paths), svc.settings), settings=svc.settings,
+                            metadata=meta, mode=mode)  # type: ignore[arg-type]
+    run_request(request, as_json)
+
+
+@group.command("directory")
+@click.argument("collection")
+@click.argument("path")
+@click.option("--include", multiple=True, metavar="GLOB", help="Only files matching this glob (repeatable), e.g. '*.md'.")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching this glob (repeatable).")
+@click.option("--recursive/--no-recursive", default=True, show_default=True, help="Descend into sub-directories.")
+@click.option("--no-sidecar", is_flag=True, help="Ignore a metadata.csv sidecar (per-file metadata).")
+@common
+def directory(collection: str, path: str, include: tuple[str, ...], exclude: tuple[str, ...], recursive: bool,
+              no_sidecar: bool, mode: str, metadata: str | None, as_json: bool) -> None:
+    """Ingest every supported file under PATH (a metadata.csv beside them adds per-file metadata)."""
+    svc = get_services()
+    meta = parse_json(metadata, "--metadata")
+    request = directory_request(collection, path, settings=svc.settings, include=list(include), exclude=list(exclude),
+                                recursive=recursive, metadata=meta, mode=mode, use_sidecar=not no_sidecar)  # type: ignore[arg-type]
+    run_request(request, as_json)

@@ -1,0 +1,74 @@
+"""The ``rag`` command group: collections, ingest, documents, search, graph, config, status, mcp.
+
+Exit codes: 0 ok; 1 other error; 2 bad input (validation, unsupported input,
+embedding-model mismatch, bad JSON); 3 not found; 4 already exists or already
+in progress; 5 configuration or store unavailable. Errors print one line,
+``Error: <message>``, on stderr and never a traceback (``RAG_DEBUG=1`` shows
+the traceback of an unexpected error).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+# The bundled embedding model is on disk; never reach for the Hugging Face hub, and keep its
+# loading bars off the terminal (stdout carries results, and MCP messages under `rag mcp`).
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")  # platformdirs, on hosts without it: harmless
+
+from typing import Any  # noqa: E402
+
+import click  # noqa: E402
+
+from cli import collection, config, document, graph, ingest, mcp_cmd, search  # noqa: E402
+from cli.errors import CliError, from_workbench, one_line  # noqa: E402
+from services.errors import WorkbenchError  # noqa: E402
+
+
+class RagGroup(click.Group):
+    """Turns domain errors raised anywhere below into ``Error: ...`` and the mapped exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WorkbenchError as exc:
+            raise from_workbench(exc) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            from pydantic import ValidationError
+
+            if isinstance(exc, ValidationError):
+                problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+                raise CliError(f"Invalid settings: {problems}", 5) from None
+            if os.environ.get("RAG_DEBUG"):
+                raise
+            raise CliError(f"Unexpected error: {exc.__class__.__name__}: {one_line(str(exc))} "
+                           "(set RAG_DEBUG=1 to see the traceback)", 1) from None
+
+
+@click.group(cls=RagGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="rag-memory-workbench", message="rag %(version)s")
+def cli() -> None:
+    """RAG Memory Workbench from the command line: collections, ingestion, search and the knowledge graph.
+
+    Uses the same settings and stores as the web app (see `rag config show`).
+    Every command that prints results takes --json for machine-readable output.
+    """
+
+
+cli.add_command(collection.group)
+cli.add_command(ingest.group)
+cli.add_command(document.group)
+cli.add_command(search.search)
+cli.add_command(graph.group)
+cli.add_command(config.group)
+cli.add_command(config.status)
+cli.add_command(mcp_cmd.mcp)
+
+
+def main() -> None:
+    """Console-script entry point (``rag``)."""
+    cli(prog_name="rag")

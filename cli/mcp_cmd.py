@@ -1,0 +1,28 @@
+"""``rag mcp``: serve the workbench to AI agents over the Model Context Protocol."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from cli.errors import CliError
+
+
+@click.command("mcp")
+@click.option("--transport", type=click.Choice(["stdio", "streamable-http"]), default="stdio", show_default=True,
+              help="stdio for a local agent that starts this command; streamable-http to listen on HOST:PORT.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (streamable-http).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port (streamable-http).")
+def mcp(transport: str, host: str, port: int) -> None:
+    """Run the MCP server (tools for collections, ingestion, documents, search and the graph).
+
+    Over HTTP the endpoint is http://HOST:PORT/mcp; when RAG_MCP_TOKEN is set every request
+    must send `Authorization: Bearer $RAG_MCP_TOKEN`. Logs go to stderr.
+    """
+    from cli.mcp_server import serve
+
+    token = os.environ.get("RAG_MCP_TOKEN") or None
+    if transport == "streamable-http" and not token and host not in ("127.0.0.1", "localhost", "::1"):
+        raise CliError(f"Refusing to listen on {host} without RAG_MCP_TOKEN: set a token, or use 127.0.0.1.", 2)
+    serve(transport, host=host, port=port, token=token)
