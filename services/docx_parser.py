@@ -125,11 +125,12 @@ def diagram_summary(diagram: Diagram) -> str:
 def render(blocks: list[Block]) -> tuple[str, list[tuple[int, int, int]]]:
     """Text for the chunker, and (char_start, char_end, diagram index) spans linking text to diagrams."""
     parts: list[tuple[Block, str]] = []
+    shift = 1 if any(b.kind == "title" for b in blocks) else 0  # under a Title, Heading 1 becomes ##
     for block in blocks:
         if block.kind == "title":
             parts.append((block, f"# {block.text}"))
         elif block.kind == "heading":
-            parts.append((block, "#" * min(block.level + 1, 6) + " " + block.text))
+            parts.append((block, "#" * min(block.level + shift, 6) + " " + block.text))
         elif block.kind == "list_item":
             parts.append((block, f"- {block.text}"))
         elif block.kind == "table":

@@ -58,8 +58,10 @@ def app_url(services, data_dir, tmp_path_factory):
         proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Per module: Playwright's sync API keeps an event loop in the main thread while it runs,
+    which would break later tests that start their own asyncio loop (the MCP tests)."""
     if not shutil.which(CHROMIUM):
         pytest.fail("Debian chromium is not installed (make test installs it)")
     from playwright.sync_api import sync_playwright
