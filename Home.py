@@ -18,6 +18,8 @@ PAGES = [
     ("pages/documents.py", "Documents", ":material/description:"),
     ("pages/graph.py", "Graph", ":material/hub:"),
     ("pages/timeline.py", "Timeline", ":material/timeline:"),
+    ("pages/ask.py", "Ask", ":material/forum:"),
+    ("pages/memory.py", "Memory", ":material/psychology:"),
 ]
 
 

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-browser install browser-deps lint clean-data
+.PHONY: run test test-fast test-browser install browser-deps lint eval
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ test-fast: install
 
 test-browser: install browser-deps
 	$(PY) -m pytest -m browser
+
+# Retrieval quality on ../shared/data/hotpotqa-100; writes docs/evaluation.md.
+eval: install
+	$(PY) scripts/eval_retrieval.py
 
 lint: install
 	$(VENV)/bin/ruff check .

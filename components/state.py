@@ -14,6 +14,7 @@ class Keys:
     COLLECTIONS_SELECTED = "collections.selected"
     COLLECTIONS_FLASH = "collections.flash"
     DOCUMENTS_FLASH = "documents.flash"
+    ASK_CONVERSATION = "ask.conversation_id"
 
 
 _DEFAULTS: dict[str, Any] = {
@@ -23,6 +24,7 @@ _DEFAULTS: dict[str, Any] = {
     Keys.COLLECTIONS_SELECTED: None,
     Keys.COLLECTIONS_FLASH: None,
     Keys.DOCUMENTS_FLASH: None,
+    Keys.ASK_CONVERSATION: None,
 }
 
 

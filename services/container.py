@@ -7,7 +7,9 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from services.ask import AskService
 from services.collections import CollectionService
+from services.conversations import ConversationService
 from services.db import create_db_engine, postgres_health
 from services.diagrams import DiagramService
 from services.documents import DocumentService
@@ -20,6 +22,8 @@ from services.graph_store import GraphStore, create_graph_store
 from services.ingestion import IngestionService
 from services.jobs import JobService
 from services.llm import create_llm
+from services.memory import MemoryService
+from services.retrieval import GraphAwareRetriever
 from services.search import SearchService
 from services.settings import Settings, get_settings
 
@@ -37,6 +41,9 @@ class Services:
     graph: GraphService | None = None
     graph_store: GraphStore | None = None
     diagrams: DiagramService | None = None
+    conversations: ConversationService | None = None
+    memory: MemoryService | None = None
+    ask: AskService | None = None
 
     def health(self) -> dict[str, Any]:
         pg = postgres_health(self.engine, self.settings)
@@ -92,5 +99,12 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
         rrf_k=settings.rrf_k, semantic_weight=settings.semantic_weight, keyword_weight=settings.keyword_weight,
     )
     diagrams = DiagramService(engine=engine, graph=graph)
+    conversations = ConversationService(engine=engine)
+    memory = MemoryService(engine=engine, embedder=embedder)
+    retriever = GraphAwareRetriever(engine=engine, search=search, graph=graph, collections=collections,
+                                    weights={"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
+                                             "graph": settings.graph_weight}, rrf_k=settings.rrf_k)
+    ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
+                     embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
     return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store,
-                    diagrams)
+                    diagrams, conversations, memory, ask)

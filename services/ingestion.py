@@ -275,28 +275,42 @@ class IngestionService:
         on_progress: Callable[[dict[str, Any]], None] | None,
     ) -> None:
         while (prepared := pending.get()) is not None:
-            item = prepared.item
-            try:
-                with self.engine.begin() as conn:
-                    doc_id = write_document(conn, prepared.doc)
-                reporter.add(chunks_written=len(prepared.doc.chunks))
-                graph = self._graph_phase(doc_id, reporter)
-                reason = "; ".join(r for r in (prepared.note, graph.get("error", "")) if r)
-                self._record(reporter, item, prepared.action, reason, document_id=doc_id,
-                             chunks=len(prepared.doc.chunks), **graph)
-            except IntegrityError as exc:
-                constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""
-                if constraint.startswith("collection_documents"):
-                    self._record(reporter, item, "skipped",
-                                 "Another ingest stored the same title or content in this collection first.")
-                else:
-                    log.exception("writing %s failed", item.title)
-                    self._record(reporter, item, "failed", f"Could not be stored: {exc.orig}".strip()[:500])
-            except (NotFound, WorkbenchError) as exc:
-                self._record(reporter, item, "failed", str(exc))
-            except Exception as exc:
-                log.exception("writing %s failed", item.title)
-                self._record(reporter, item, "failed", f"Could not be stored: {exc.__class__.__name__}: {exc}")
+            self._write(prepared, reporter)
             reporter.add(files_done=1)
             if on_progress:
                 on_progress(dict(reporter.progress))
+
+    def ingest_item(self, item: SourceItem, coll: Collection, mode: Mode, reporter: JobReporter) -> dict[str, Any]:
+        """Prepare and store one item synchronously within a caller's job (the web crawler's path).
+
+        Returns the item's record (status, reason, document_id...) as added to ``reporter.items``.
+        """
+        before = len(reporter.items)
+        prepared = self._prepare(item, coll, mode, reporter)
+        if prepared is not None:
+            self._write(prepared, reporter)
+        return reporter.items[before] if len(reporter.items) > before else {"status": "failed", "reason": "not recorded"}
+
+    def _write(self, prepared: _Prepared, reporter: JobReporter) -> None:
+        item = prepared.item
+        try:
+            with self.engine.begin() as conn:
+                doc_id = write_document(conn, prepared.doc)
+            reporter.add(chunks_written=len(prepared.doc.chunks))
+            graph = self._graph_phase(doc_id, reporter)
+            reason = "; ".join(r for r in (prepared.note, graph.get("error", "")) if r)
+            self._record(reporter, item, prepared.action, reason, document_id=doc_id,
+                         chunks=len(prepared.doc.chunks), **graph)
+        except IntegrityError as exc:
+            constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""
+            if constraint.startswith("collection_documents"):
+                self._record(reporter, item, "skipped",
+                             "Another ingest stored the same title or content in this collection first.")
+            else:
+                log.exception("writing %s failed", item.title)
+                self._record(reporter, item, "failed", f"Could not be stored: {exc.orig}".strip()[:500])
+        except (NotFound, WorkbenchError) as exc:
+            self._record(reporter, item, "failed", str(exc))
+        except Exception as exc:
+            log.exception("writing %s failed", item.title)
+            self._record(reporter, item, "failed", f"Could not be stored: {exc.__class__.__name__}: {exc}")

@@ -60,6 +60,20 @@ class LLMClient:
         return value
 
 
+    def stream_chat(self, messages: list[dict[str, Any]]) -> Any:
+        """Yield the answer's text as it streams in; raises :class:`LLMError` on failure."""
+        from openai import OpenAIError
+
+        try:
+            stream = self._client.chat.completions.create(model=self.model, temperature=0.1, messages=messages,
+                                                          stream=True)
+            for chunk in stream:
+                if chunk.choices and chunk.choices[0].delta.content:
+                    yield chunk.choices[0].delta.content
+        except OpenAIError as exc:
+            raise LLMError(f"The LLM request failed: {exc.__class__.__name__}: {exc}") from exc
+
+
 def create_llm(settings: Settings) -> LLMClient | None:
     """The configured LLM client, or None when no LLM is configured (the offline paths apply)."""
     return LLMClient(settings) if settings.llm_configured else None

@@ -86,11 +86,29 @@ class Settings(BaseSettings):
     semantic_weight: float = Field(default=0.6, ge=0.0, le=10.0)
     keyword_weight: float = Field(default=0.3, ge=0.0, le=10.0)
 
+    ask_history_turns: int = Field(default=8, ge=0, le=50)
+    ask_context_chunks: int = Field(default=6, ge=1, le=30)
+    graph_weight: float = Field(default=0.3, ge=0.0, le=10.0)
+    memory_threshold: float = Field(default=0.8, ge=-1.0, le=1.0)
+    memory_max_facts: int = Field(default=2, ge=0, le=10)
+
     max_file_bytes: int = Field(default=50 * 1024 * 1024, ge=1024)
     allowed_roots: list[Path] = Field(
         default_factory=list,
         description="Directory ingest is confined to these roots; empty means any readable path.",
     )
+
+    fetch_allow_hosts: list[str] = Field(
+        default_factory=list,
+        description="Hosts, addresses or CIDR ranges web ingestion may fetch although they are private "
+                    "(e.g. 'localhost', '127.0.0.1', '10.0.0.0/8'); empty allows public addresses only.",
+    )
+    fetch_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    fetch_timeout: float = Field(default=15.0, gt=0.0, le=300.0)
+    fetch_delay: float = Field(default=0.5, ge=0.0, le=60.0, description="Seconds between requests to one host.")
+    fetch_per_host_concurrency: int = Field(default=2, ge=1, le=32)
+    fetch_respect_robots: bool = True
+    fetch_user_agent: str = "rag-memory-workbench/1.0 (web ingestion)"
 
     @field_validator("data_dir", mode="after")
     @classmethod

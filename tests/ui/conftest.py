@@ -11,3 +11,12 @@ def clear_streamlit_caches(services):
     st.cache_data.clear()
     yield
     st.cache_resource.clear()
+
+
+@pytest.fixture
+def zorbex_collection(services):
+    from tests.utils.stories import make_zorbex
+
+    name, _ = make_zorbex(services)
+    yield name
+    services.collections.delete(name)

@@ -6,7 +6,7 @@ import pytest
 
 from tests.utils.app import open_page
 
-PAGES = ["home", "collections", "ingest", "search", "documents", "graph", "timeline"]
+PAGES = ["home", "collections", "ingest", "search", "documents", "graph", "timeline", "ask", "memory"]
 
 
 @pytest.mark.parametrize("page", PAGES)

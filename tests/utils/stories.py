@@ -18,3 +18,20 @@ def make_acme(services) -> str:
         services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
                                             metadata={"date": f"{year}-03-01"}))
     return name
+
+
+ZORBEX = [
+    ("Founding", "Ivana Petrova founded Zorbex in 2001. Zorbex designs industrial sensors."),
+    ("Hobby", "Ivana Petrova grows tomatoes in a greenhouse near Oslo every summer."),
+    ("Weather", "Heavy rain fell on the coast of Portugal during the autumn storms."),
+    ("Cooking", "A good risotto needs constant stirring and warm stock added slowly."),
+]
+
+
+def make_zorbex(services) -> tuple[str, dict[str, int]]:
+    """A founder, her hobby (reachable only through the graph) and two distractors; returns (collection, ids)."""
+    name = f"zorbex-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Two-hop fixture for Ask.")
+    ids = {title: services.ingestion.run(text_request(name, title=title, text=text)).items[0]["document_id"]
+           for title, text in ZORBEX}
+    return name, ids

@@ -1,0 +1,165 @@
+"""Graph-aware retrieval for Ask: semantic + keyword + graph expansion, fused, deduplicated, diversified.
+
+The three retrievers run in parallel (graph expansion starts as soon as the
+semantic hits are in). Graph expansion takes the entities of the facts drawn
+from the top semantic chunks (plus any entities carried over from the previous
+turn), their 1-hop facts, and those facts' source chunks. Lists are fused with
+weighted reciprocal-rank fusion; offline there is no cross-encoder, so the
+fused candidates are diversified with MMR. Every phase is timed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from services.graph_model import Fact
+from services.search import SearchService, _rrf
+
+
+@dataclass
+class ContextChunk:
+    chunk_id: int
+    document_id: int
+    title: str
+    chunk_index: int
+    text: str
+    score: float
+    sources: dict[str, int] = field(default_factory=dict)  # retriever -> rank
+    chunk_metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Retrieval:
+    chunks: list[ContextChunk]
+    facts: list[Fact]
+    entities: list[str]  # entity keys the graph step used
+    counts: dict[str, int]
+    timings_ms: dict[str, float]
+    best_similarity: float | None
+    strict_keyword_hits: int
+
+
+def mmr(query: np.ndarray, vectors: np.ndarray, relevance: list[float], k: int, lam: float = 0.7) -> list[int]:
+    """Maximal marginal relevance: pick ``k`` indexes balancing relevance and novelty."""
+    chosen: list[int] = []
+    rel = np.asarray(relevance, dtype=np.float32)
+    if rel.size and rel.max() > 0:
+        rel = rel / rel.max()
+    while len(chosen) < min(k, len(vectors)):
+        best, best_score = -1, -np.inf
+        for i in range(len(vectors)):
+            if i in chosen:
+                continue
+            redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
+            score = lam * float(rel[i]) - (1 - lam) * redundancy
+            if score > best_score:
+                best, best_score = i, score
+        chosen.append(best)
+    return chosen
+
+
+class GraphAwareRetriever:
+    def __init__(self, *, engine: Engine, search: SearchService, graph: Any | None, collections: Any,
+                 weights: dict[str, float] | None = None, depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
+                 use_mmr: bool = True) -> None:
+        self.engine = engine
+        self.search = search
+        self.graph = graph
+        self.collections = collections
+        self.weights = weights or {"semantic": 0.6, "keyword": 0.3, "graph": 0.3}
+        self.depth = depth
+        self.rrf_k = rrf_k
+        self.mmr_lambda = mmr_lambda
+        self.use_mmr = use_mmr
+
+    def retrieve(self, query: str, collections: list[str] | None = None, *, limit: int = 6, threshold: float = 0.35,
+                 extra_entities: list[str] | None = None, retrievers: tuple[str, ...] = ("semantic", "keyword", "graph"),
+                 ) -> Retrieval:
+        timings: dict[str, float] = {}
+        scope = collections or None
+        cids = [c.id for c in (self.collections.list() if scope is None else [self.collections.get(n) for n in scope])]
+
+        def timed(name: str, fn: Any, *args: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                timings[name] = (time.perf_counter() - t0) * 1000
+
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            sem_f = pool.submit(timed, "semantic", lambda: self.search.search(
+                query, collections=scope, mode="semantic", threshold=threshold, limit=self.depth)
+                if "semantic" in retrievers or "graph" in retrievers else None)
+            kw_f = pool.submit(timed, "keyword", lambda: self.search.search(
+                query, collections=scope, mode="keyword", limit=self.depth) if "keyword" in retrievers else None)
+            semantic = sem_f.result()
+            graph_f = pool.submit(timed, "graph", self._expand, semantic, cids, extra_entities or [])
+            keyword = kw_f.result()
+            graph_ids, facts, entity_keys = graph_f.result() if "graph" in retrievers else ([], [], [])
+        sem_ids = [h.chunk_id for h in semantic.hits] if semantic and "semantic" in retrievers else []
+        kw_ids = [h.chunk_id for h in keyword.hits] if keyword else []
+        strict_kw = len(kw_ids) if keyword and not keyword.notes else 0
+        t0 = time.perf_counter()
+        lists = {"semantic": sem_ids, "keyword": kw_ids, "graph": graph_ids}
+        fused = _rrf([(ids, self.weights[name]) for name, ids in lists.items() if ids], self.rrf_k)
+        ranked = sorted(fused, key=fused.get, reverse=True)
+        chunks = self._load(ranked[: max(limit * 3, limit)], fused, lists)
+        timings["fuse"] = (time.perf_counter() - t0) * 1000
+        t0 = time.perf_counter()
+        if self.use_mmr and len(chunks) > limit:
+            vectors = self._vectors([c.chunk_id for c in chunks])
+            order = mmr(self.search.embedder.embed_query(query), vectors, [c.score for c in chunks], limit, self.mmr_lambda)
+            chunks = [chunks[i] for i in order]
+        chunks = chunks[:limit]
+        timings["rerank_mmr"] = (time.perf_counter() - t0) * 1000
+        best = max((h.semantic_score or 0.0 for h in semantic.hits), default=None) if semantic else None
+        counts = {"semantic": len(sem_ids), "keyword": len(kw_ids), "graph": len(graph_ids), "fused": len(fused),
+                  "returned": len(chunks)}
+        return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict_kw)
+
+    def _expand(self, semantic: Any, cids: list[int], extra: list[str]) -> tuple[list[int], list[Fact], list[str]]:
+        """1-hop neighbours of the entities in the top semantic hits, and their facts' source chunks."""
+        if self.graph is None or not cids:
+            return [], [], []
+        top = {h.chunk_id: h.score for h in (semantic.hits[:5] if semantic else [])}
+        keys = [e.key for e in self.graph.entities_for_chunks(top, cids, limit=5)] if top else []
+        keys = list(dict.fromkeys(extra + keys))[:8]
+        weight: dict[int, float] = {}
+        facts: dict[str, Fact] = {}
+        for rank, key in enumerate(keys):
+            for fact in self.graph.facts_of_entity(key, cids, limit=60):
+                facts.setdefault(fact.id, fact)
+                if fact.chunk_id is not None:
+                    weight[fact.chunk_id] = weight.get(fact.chunk_id, 0.0) + 1.0 / (1 + rank)
+        ordered = sorted(weight, key=weight.get, reverse=True)[: self.depth]
+        return ordered, list(facts.values()), keys
+
+    def _load(self, ids: list[int], fused: dict[int, float], lists: dict[str, list[int]]) -> list[ContextChunk]:
+        if not ids:
+            return []
+        with self.engine.connect() as conn:
+            rows = {r.id: r for r in conn.execute(
+                sa.text("SELECT c.id, c.document_id, d.title, c.chunk_index, c.text, c.metadata FROM chunks c "
+                        "JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(:ids)"), {"ids": ids})}
+        out = []
+        for cid in ids:
+            if cid in rows:
+                r = rows[cid]
+                sources = {name: ids_.index(cid) + 1 for name, ids_ in lists.items() if cid in ids_}
+                out.append(ContextChunk(r.id, r.document_id, r.title, r.chunk_index, r.text, fused[cid], sources,
+                                        r.metadata or {}))
+        return out
+
+    def _vectors(self, ids: list[int]) -> np.ndarray:
+        with self.engine.connect() as conn:
+            rows = {r.id: r.e for r in conn.execute(sa.text("SELECT id, embedding::text AS e FROM chunks WHERE id = ANY(:ids)"),
+                                                    {"ids": ids})}
+        return np.asarray([json.loads(rows[i]) for i in ids], dtype=np.float32)
