@@ -22,7 +22,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import collection, config, document, graph, ingest, mcp_cmd, search  # noqa: E402
+from cli import ask, collection, config, document, graph, ingest, mcp_cmd, search  # noqa: E402
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 
@@ -67,6 +67,8 @@ cli.add_command(graph.group)
 cli.add_command(config.group)
 cli.add_command(config.status)
 cli.add_command(mcp_cmd.mcp)
+cli.add_command(ask.ask)
+cli.add_command(ask.memory)
 
 
 def main() -> None:

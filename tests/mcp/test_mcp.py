@@ -15,6 +15,7 @@ TOOLS = {
     "create_collection", "list_collections", "get_collection_info", "update_collection_metadata", "delete_collection",
     "link_document_to_collection", "ingest_text", "ingest_file", "ingest_directory", "list_documents", "get_document",
     "update_document", "delete_document", "search_documents", "query_relationships", "query_temporal",
+    "ask", "remember", "recall", "forget",
 }
 
 
@@ -220,3 +221,26 @@ def test_http_bearer_token_is_required_when_set():
     import anyio
 
     anyio.run(scenario)
+
+
+def test_ask_and_memory_tools(session, services):
+    from tests.utils.stories import make_zorbex
+
+    name, _ = make_zorbex(services)
+
+    async def scenario(client):
+        answer = ok(await client.call_tool("ask", {"question": "Who founded Zorbex?", "collections": [name]}))
+        assert "Ivana Petrova founded Zorbex" in answer["answer"]["text"] and answer["sources"][0]["title"] == "Founding"
+        follow = ok(await client.call_tool("ask", {"question": "What does she grow?", "collections": [name],
+                                                   "conversation_id": answer["conversation_id"]}))
+        assert "tomatoes" in follow["answer"]["text"]
+        fact = ok(await client.call_tool("remember", {"fact": "I track sensor companies"}))
+        recalled = ok(await client.call_tool("recall", {"query": "which companies do I follow"}))
+        assert recalled["facts"][0]["id"] == fact["id"]
+        assert ok(await client.call_tool("forget", {"fact_id": fact["id"]})) == {"forgotten": fact["id"]}
+        assert "NotFound" in error_text(await client.call_tool("forget", {"fact_id": fact["id"]}))
+
+    try:
+        session(scenario)
+    finally:
+        services.collections.delete(name)
