@@ -22,8 +22,9 @@ sys.path.insert(0, str(ROOT))
 from services.container import build_services  # noqa: E402
 from services.db import stop_embedded_postgres  # noqa: E402
 from services.graph_store import stop_embedded_falkordb  # noqa: E402
-from services.ingest_requests import text_request  # noqa: E402
+from services.ingestion import IngestRequest  # noqa: E402
 from services.settings import Settings  # noqa: E402
+from services.sources import text_source  # noqa: E402
 
 KS = (2, 5)
 
@@ -42,8 +43,9 @@ def main() -> int:
     try:
         svc.collections.create(name="hotpotqa", description="HotpotQA-100 passages, one document per title.")
         t0 = time.perf_counter()
-        for title, sentences in corpus.items():
-            svc.ingestion.run(text_request("hotpotqa", title=title, text=" ".join(sentences)))
+        items = [text_source(title, " ".join(sentences)) for title, sentences in corpus.items()]
+        result = svc.ingestion.run(IngestRequest("hotpotqa", "text", "ingest", items, {"eval": "hotpotqa-100"}))
+        print(f"ingested {result.count('ingested')} of {len(items)} passages", flush=True)
         ingest_s = time.perf_counter() - t0
         setups = {
             "semantic only": lambda q: [h.title for h in svc.search.search(q, collections=["hotpotqa"], mode="semantic",

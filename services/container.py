@@ -103,7 +103,8 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
     memory = MemoryService(engine=engine, embedder=embedder)
     retriever = GraphAwareRetriever(engine=engine, search=search, graph=graph, collections=collections,
                                     weights={"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
-                                             "graph": settings.graph_weight}, rrf_k=settings.rrf_k)
+                                             "graph": settings.graph_weight}, rrf_k=settings.rrf_k,
+                                    spacy_model=settings.spacy_model)
     ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                      embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
     return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store,

