@@ -22,7 +22,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import ask, collection, config, document, graph, ingest, mcp_cmd, search  # noqa: E402
+from cli import ask, collection, config, document, graph, ingest, mcp_cmd, search, web  # noqa: E402
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 
@@ -60,7 +60,9 @@ def cli() -> None:
 
 
 cli.add_command(collection.group)
+ingest.group.add_command(web.url)
 cli.add_command(ingest.group)
+cli.add_command(web.analyze)
 cli.add_command(document.group)
 cli.add_command(search.search)
 cli.add_command(graph.group)

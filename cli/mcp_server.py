@@ -67,12 +67,12 @@ def tool_errors() -> Iterator[None]:
 
 
 def build_server() -> MCPServer[AppContext]:
-    from cli import mcp_ask, mcp_collections, mcp_documents, mcp_graph, mcp_ingest
+    from cli import mcp_ask, mcp_collections, mcp_documents, mcp_graph, mcp_ingest, mcp_web
 
     server: MCPServer[AppContext] = MCPServer(
         "rag-memory", title="RAG Memory Workbench", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING",
     )
-    for module in (mcp_collections, mcp_ingest, mcp_documents, mcp_graph, mcp_ask):
+    for module in (mcp_collections, mcp_ingest, mcp_web, mcp_documents, mcp_graph, mcp_ask):
         module.register(server)
     return server
 

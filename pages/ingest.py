@@ -1,4 +1,4 @@
-"""Ingest: paste text, upload files, or read a server-side directory, as a background job with live progress."""
+"""Ingest: paste text, upload files, read a server-side directory or a website, as a background job with live progress."""
 
 import streamlit as st
 
@@ -6,6 +6,7 @@ from components.feedback import parse_json_object, user_errors
 from components.jobs_view import jobs_table, show_job
 from components.resources import get_services
 from components.state import Keys, init_state
+from components.url_ingest import url_tab
 from services.ingest_requests import describe_directory, directory_request, files_request, text_request
 from services.parsing import SUPPORTED_SUFFIXES
 
@@ -44,8 +45,13 @@ def submit(build) -> None:
     """Build a request and start it as a background job; errors are shown inline."""
     with user_errors("Could not start the ingest"):
         request = build()
-        st.session_state[Keys.INGEST_JOB] = svc.ingestion.submit(request)
-        st.session_state["ingest.was_running"] = True
+        started(svc.ingestion.submit(request))
+
+
+def started(job_id: int) -> None:
+    """Show this job in the live progress view below."""
+    st.session_state[Keys.INGEST_JOB] = job_id
+    st.session_state["ingest.was_running"] = True
 
 
 names = [c.name for c in collections]
@@ -61,7 +67,7 @@ if fields:
 metadata_text = st.text_input("Metadata for these documents (JSON object)", key="ingest.metadata",
                               placeholder='{"year": 1990}')
 
-text_tab, upload_tab, dir_tab = st.tabs(["Text", "Upload files", "Directory on the server"])
+text_tab, upload_tab, dir_tab, url_tab_ = st.tabs(["Text", "Upload files", "Directory on the server", "URL"])
 with text_tab:
     with st.form("ingest.text_form"):
         title = st.text_input("Title")
@@ -100,6 +106,9 @@ with dir_tab:
         if metadata is not None:
             submit(lambda: directory_request(collection, path, settings=svc.settings, include=globs[0],
                                              exclude=globs[1], recursive=recursive, metadata=metadata, mode=mode))
+
+with url_tab_:
+    url_tab(svc, collection, mode, started)
 
 st.subheader("Progress")
 live_job()

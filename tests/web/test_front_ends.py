@@ -1,0 +1,88 @@
+"""`rag ingest url`, `rag analyze` and the MCP tools, on loopback with a settings copy that allows 127.0.0.1."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+
+import anyio
+import pytest
+from click.testing import CliRunner
+from mcp import Client
+
+from services.ingestion import IngestionService
+from tests.web.conftest import web_settings
+
+
+@pytest.fixture
+def web_services(services):
+    """The session's services with web settings, handed to the CLI and MCP through the documented hook."""
+    from cli import context
+
+    settings = web_settings(services)
+    ingestion = IngestionService(settings=settings, embedder=services.embedder, collections=services.collections,
+                                 documents=services.documents, jobs=services.jobs, graph=None)
+    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion)
+    context.set_services(svc)
+    yield svc
+    context.set_services(None)
+
+
+@pytest.fixture
+def small_site(shared_data, tmp_path, serve_dir):
+    root = tmp_path / "site"
+    root.mkdir()
+    for name in ("sql-createindex.html", "sql-dropindex.html"):
+        shutil.copy(shared_data / "postgresql-docs" / name, root / name)
+    return serve_dir(root)
+
+
+def rag(*args):
+    from cli.main import cli
+
+    return CliRunner().invoke(cli, [str(a) for a in args], prog_name="rag")
+
+
+def test_cli_ingest_url_and_analyze(web_services, collection, small_site):
+    out = rag("ingest", "url", small_site + "/sql-createindex.html", collection, "--crawl", "--max-pages", "2",
+              "--include", "/sql-*", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["status"] == "done" and len(data["pages"]) == 2 and data["pages"][0]["status"] == "ingested"
+
+    again = rag("ingest", "url", small_site + "/sql-createindex.html", collection)
+    assert again.exit_code == 0 and "reingest" in again.output
+
+    analysis = rag("analyze", small_site + "/sql-createindex.html", "--time-limit", "10", "--json")
+    assert analysis.exit_code == 0, analysis.output
+    assert json.loads(analysis.stdout)["source"] == "links"
+
+
+def test_cli_refuses_a_private_address(services, collection):
+    from cli import context
+
+    context.set_services(services)  # default settings: nothing private allowed
+    try:
+        out = rag("ingest", "url", "http://10.0.0.1/", collection)
+    finally:
+        context.set_services(None)
+    assert out.exit_code == 2 and "private-network" in out.stderr
+
+
+def test_mcp_tools(web_services, collection, small_site):
+    from cli.mcp_server import build_server
+
+    async def main():
+        async with Client(build_server(), mode="legacy", raise_exceptions=True) as client:
+            analysed = await client.call_tool("analyze_website", {"url": small_site + "/sql-dropindex.html",
+                                                                  "time_limit": 10})
+            ingested = await client.call_tool("ingest_url", {"url": small_site + "/sql-dropindex.html",
+                                                             "collection": collection})
+            refused = await client.call_tool("ingest_url", {"url": "http://169.254.169.254/", "collection": collection})
+            return analysed, ingested, refused
+
+    analysed, ingested, refused = anyio.run(main)
+    assert not analysed.is_error and analysed.structured_content["total_found"] >= 1
+    assert not ingested.is_error and ingested.structured_content["pages"][0]["status"] == "ingested"
+    assert refused.is_error and "metadata" in refused.content[0].text

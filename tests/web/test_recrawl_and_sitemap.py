@@ -1,0 +1,108 @@
+"""Re-crawl a small copy of the manual after edits and deletions; analyse a site with a sitemap index."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from services.crawl import CrawlRequest
+from services.fetch import Fetcher
+from services.sitemap import analyze_site
+from tests.web.conftest import crawler, loopback_resolver, web_settings
+
+PAGES = ["sql-createindex.html", "sql-dropindex.html", "sql-reindex.html", "sql-createtable.html", "sql-droptable.html"]
+
+
+def _small_site(shared_data: Path, root: Path) -> None:
+    root.mkdir()
+    for name in PAGES:
+        shutil.copy(shared_data / "postgresql-docs" / name, root / name)
+    links = "".join(f'<li><a href="{n}">{n}</a></li>' for n in PAGES)
+    (root / "index.html").write_text(f"<html><head><title>Start</title></head><body><ul>{links}</ul></body></html>")
+
+
+def _titles(services, collection: str) -> dict[str, int]:
+    coll = services.collections.get(collection)
+    return {d.title: d.id for d in services.documents.list(collection_id=coll.id, limit=100)}
+
+
+def test_recrawl_updates_changed_pages_and_deletes_vanished_ones(services, collection, shared_data, site_dir,
+                                                                 serve_dir):
+    _small_site(shared_data, site_dir)
+    base = serve_dir(site_dir)
+    svc = crawler(services)
+    first = svc.run(CrawlRequest(collection, base + "/index.html", max_pages=20, max_depth=1))
+    assert first.count("ingested") == 6
+    before = _titles(services, collection)
+
+    (site_dir / "sql-droptable.html").unlink()  # gone: 404, still linked from the index
+    index = (site_dir / "index.html").read_text().replace('<li><a href="sql-reindex.html">sql-reindex.html</a></li>', "")
+    (site_dir / "index.html").write_text(index)  # sql-reindex.html is no longer reached
+    page = site_dir / "sql-dropindex.html"
+    page.write_text(page.read_text().replace("<body", "<body><p>Zanzibar flamingos deprecate every index.</p>", 1)
+                    .replace("DROP INDEX — remove an index", "DROP INDEX — remove an index. Zanzibar flamingos."))
+
+    second = svc.run(CrawlRequest(collection, base + "/index.html", max_pages=20, max_depth=1, mode="reingest"))
+    assert second.status == "done"
+    statuses = {p["url"].removeprefix(base + "/"): p["status"] for p in second.pages}
+    assert statuses["sql-dropindex.html"] == "replaced"
+    assert statuses["sql-createindex.html"] == "unchanged"
+    assert statuses["sql-droptable.html"] == "deleted"
+    assert sorted(u.removeprefix(base + "/") for u in second.deleted) == ["sql-droptable.html", "sql-reindex.html"]
+    after = _titles(services, collection)
+    assert set(before) - set(after) == {base + "/sql-droptable.html", base + "/sql-reindex.html"}
+    assert after[base + "/sql-createindex.html"] == before[base + "/sql-createindex.html"]
+    hits = services.search.search("Zanzibar flamingos", collections=[collection], mode="keyword").hits
+    assert hits and hits[0].title == base + "/sql-dropindex.html"
+
+
+def _sitemap(urls: list[str]) -> str:
+    body = "".join(f"<url><loc>{u}</loc></url>" for u in urls)
+    return f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>'
+
+
+def test_analyzer_reads_a_sitemap_index_with_nested_sitemaps(services, site_dir, serve_dir):
+    site_dir.mkdir()
+    (site_dir / "docs").mkdir()
+    (site_dir / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n")
+    base = serve_dir(site_dir)
+    docs = [f"{base}/docs/page-{i}.html" for i in range(40)]
+    blog = [f"{base}/blog/2024/post-{i}.html?utm_source=feed" for i in range(12)]
+    (site_dir / "sitemap-docs.xml").write_text(_sitemap(docs))
+    (site_dir / "sitemap-blog.xml").write_text(_sitemap(blog))
+    (site_dir / "sitemap.xml").write_text(
+        '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{base}/sitemap-docs.xml</loc></sitemap><sitemap><loc>{base}/sitemap-blog.xml</loc></sitemap>"
+        "</sitemapindex>")
+    with Fetcher(settings=web_settings(services), resolver=loopback_resolver) as fetcher:
+        analysis = analyze_site(base + "/", fetcher=fetcher, time_limit=20)
+    assert analysis.source == "sitemap" and analysis.total_found == 52
+    assert {(g.pattern, g.count) for g in analysis.groups} == {("/docs/*", 40), ("/blog/*", 12)}
+    assert all("utm_" not in u for u in analysis.urls)
+    assert not analysis.stopped_early
+    assert len(analysis.sitemaps) == 3
+
+
+def test_robots_sitemap_lines_are_followed(services, site_dir, serve_dir):
+    site_dir.mkdir()
+    base = serve_dir(site_dir)
+    (site_dir / "robots.txt").write_text(f"User-agent: *\nSitemap: {base}/maps/main.xml\n")
+    (site_dir / "maps").mkdir()
+    (site_dir / "maps" / "main.xml").write_text(_sitemap([f"{base}/guide/a.html", f"{base}/guide/b.html"]))
+    with Fetcher(settings=web_settings(services), resolver=loopback_resolver) as fetcher:
+        analysis = analyze_site(base + "/", fetcher=fetcher, time_limit=20)
+    assert analysis.source == "sitemap" and analysis.total_found == 2
+    assert analysis.groups[0].pattern == "/guide/*"
+
+
+def test_robots_txt_is_respected_unless_turned_off(services, site_dir, serve_dir):
+    site_dir.mkdir()
+    (site_dir / "private").mkdir()
+    (site_dir / "private" / "page.html").write_text("<html><body><p>Hidden.</p></body></html>")
+    (site_dir / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n")
+    base = serve_dir(site_dir)
+    with Fetcher(settings=web_settings(services), resolver=loopback_resolver) as fetcher:
+        refused = fetcher.fetch(base + "/private/page.html")
+    assert not refused.ok and "robots.txt" in refused.reason
+    with Fetcher(settings=web_settings(services, fetch_respect_robots=False), resolver=loopback_resolver) as fetcher:
+        assert fetcher.fetch(base + "/private/page.html").ok
