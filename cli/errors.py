@@ -41,6 +41,16 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def fail_unless_done(result: object, what: str, unit: str) -> None:
+    """Exit 1 when an ingest or crawl job did not finish, or finished with failed items."""
+    status, job_id = result.status, result.job_id
+    if status != "done":
+        raise CliError(f"{what} job {job_id} ended {status}.", 1)
+    failed = result.count("failed")  # type: ignore[attr-defined]
+    if failed:
+        raise CliError(f"{failed} {unit}(s) failed; see the list above.", 1)
+
+
 class CliError(click.ClickException):
     """Printed by Click as ``Error: <message>`` on stderr; exits with ``exit_code``."""
 

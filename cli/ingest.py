@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from cli.context import get_services
-from cli.errors import CliError, parse_json
+from cli.errors import fail_unless_done, parse_json
 from cli.output import emit, json_option
 from services.errors import ValidationFailed
 from services.ingest_requests import directory_request, files_request, text_request
@@ -86,10 +86,7 @@ def run_request(request: IngestRequest, as_json: bool) -> None:
                 click.echo(f"  {item['status']:<9} {item['title']}: {item.get('reason', '')}")
 
     emit(result, as_json, human)
-    if result.status != "done":
-        raise CliError(f"Ingest job {result.job_id} ended {result.status}.", 1)
-    if result.count("failed"):
-        raise CliError(f"{result.count('failed')} item(s) failed; see the list above.", 1)
+    fail_unless_done(result, "Ingest", "item")
 
 
 def common(fn: Any) -> Any:

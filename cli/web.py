@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.context import get_services
-from cli.errors import CliError
+from cli.errors import fail_unless_done
 from cli.output import emit, json_option
 from services.crawl import CrawlRequest, CrawlResult, CrawlService
 
@@ -52,10 +52,7 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
                 click.echo(f"  {page['status']:<9} {page['url']}: {page['reason']}")
 
     emit(result, as_json, human)
-    if result.status != "done":
-        raise CliError(f"Crawl job {result.job_id} ended {result.status}.", 1)
-    if result.count("failed"):
-        raise CliError(f"{result.count('failed')} page(s) failed; see the list above.", 1)
+    fail_unless_done(result, "Crawl", "page")
 
 
 @click.command("analyze")
