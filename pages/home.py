@@ -21,7 +21,7 @@ c2.metric("Documents", sum(c.document_count for c in collections))
 c3.metric("Chunks", sum(c.chunk_count for c in collections))
 
 st.subheader("Stores")
-s1, s2 = st.columns(2)
+s1, s2, s3 = st.columns(3)
 with s1.container(border=True):
     st.markdown(f"**PostgreSQL** ({'embedded' if pg['kind'] == 'embedded' else 'from DATABASE_URL'})")
     st.caption(f"server {pg['server_version']} · pgvector {pg['pgvector_version']} · schema v{pg['schema_version']}")
@@ -29,6 +29,14 @@ with s1.container(border=True):
 with s2.container(border=True):
     st.markdown("**Embedding model**")
     st.caption(f"{emb['model']} · {emb['dimension']} dimensions")
+with s3.container(border=True):
+    graph = health["graph"]
+    st.markdown("**Knowledge graph**")
+    if graph is None:
+        st.caption("turned off (graph_enabled = false)")
+    else:
+        st.caption(graph["kind"])
+        st.code(graph["location"], language=None)
 
 if not collections:
     st.info("No collections yet. Start on the Collections page, then ingest documents.", icon=":material/info:")
