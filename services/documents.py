@@ -14,6 +14,7 @@ from psycopg2.extras import execute_values
 from sqlalchemy.engine import Connection, Engine
 
 from services.chunking import Chunk
+from services.embeddings import vector_literal
 from services.errors import NotFound, ValidationFailed
 from services.metadata_schema import validate_metadata
 
@@ -79,9 +80,6 @@ class NewDocument:
     def hash(self) -> str:
         return content_hash(self.content)
 
-
-def _vector_literal(vector: np.ndarray) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
 
 
 def diagram_id(document_id: int, index: int) -> str:
@@ -157,7 +155,7 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
     rows = [
         (doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path),
          json.dumps(_chunk_metadata(doc_id, doc.chunk_metadata[i] if i < len(doc.chunk_metadata) else {})),
-         _vector_literal(doc.embeddings[i]), dim)
+         vector_literal(doc.embeddings[i]), dim)
         for i, c in enumerate(doc.chunks)
     ]
     if rows:

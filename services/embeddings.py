@@ -22,6 +22,11 @@ class _TextEmbedder(Protocol):
     def __call__(self, texts: list[str]) -> list[list[float]]: ...
 
 
+def vector_literal(vector: np.ndarray) -> str:
+    """A vector as pgvector's text form (``[0.1,0.2,…]``), for ``CAST(:v AS vector)`` parameters."""
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
 class Embedder:
     """Embeds texts into unit-length float32 vectors; ``name`` and ``dim`` identify the model."""
 

@@ -10,7 +10,6 @@ old facts, so it is idempotent.
 from __future__ import annotations
 
 import bisect
-import datetime as dt
 import logging
 from collections import deque
 from typing import Any
@@ -320,6 +319,3 @@ class GraphService:
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(int(value), high))
 
-
-def today() -> str:
-    return dt.date.today().isoformat()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from services.embeddings import Embedder
+from services.embeddings import Embedder, vector_literal
 from services.errors import NotFound, ValidationFailed
 
 MAX_FACT_CHARS = 500
@@ -26,9 +26,6 @@ class MemoryFact:
     similarity: float | None = None
 
 
-def _vec(vector: object) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"  # type: ignore[attr-defined]
-
 
 class MemoryService:
     def __init__(self, *, engine: Engine, embedder: Embedder) -> None:
@@ -41,7 +38,7 @@ class MemoryService:
             row = conn.execute(
                 sa.text("INSERT INTO memory_facts (text, embedding, embedding_model) "
                         "VALUES (:t, CAST(:e AS vector), :m) RETURNING id, created_at"),
-                {"t": text, "e": _vec(self.embedder.embed_texts([text])[0]), "m": self.embedder.name},
+                {"t": text, "e": vector_literal(self.embedder.embed_texts([text])[0]), "m": self.embedder.name},
             ).first()
         return MemoryFact(row.id, text, row.created_at)
 
@@ -51,7 +48,7 @@ class MemoryService:
             row = conn.execute(
                 sa.text("UPDATE memory_facts SET text = :t, embedding = CAST(:e AS vector), embedding_model = :m, "
                         "updated_at = now() WHERE id = :id RETURNING id, created_at"),
-                {"t": text, "e": _vec(self.embedder.embed_texts([text])[0]), "m": self.embedder.name, "id": fact_id},
+                {"t": text, "e": vector_literal(self.embedder.embed_texts([text])[0]), "m": self.embedder.name, "id": fact_id},
             ).first()
         if row is None:
             raise NotFound(f"No memory fact {fact_id}.")
@@ -75,7 +72,7 @@ class MemoryService:
             rows = conn.execute(
                 sa.text("SELECT id, text, created_at, 1 - (embedding <=> CAST(:q AS vector)) AS sim FROM memory_facts "
                         "WHERE embedding_model = :m ORDER BY embedding <=> CAST(:q AS vector) LIMIT :n"),
-                {"q": _vec(self.embedder.embed_query(query)), "m": self.embedder.name, "n": max(1, min(limit, 200))},
+                {"q": vector_literal(self.embedder.embed_query(query)), "m": self.embedder.name, "n": max(1, min(limit, 200))},
             ).all()
         return [MemoryFact(r.id, r.text, r.created_at, float(r.sim)) for r in rows if r.sim >= threshold]
 

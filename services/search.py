@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from services.collections import Collection, CollectionService
-from services.embeddings import Embedder
+from services.embeddings import Embedder, vector_literal
 from services.errors import ValidationFailed
 
 SearchMode = Literal["semantic", "keyword", "hybrid"]
@@ -211,7 +211,7 @@ class SearchService:
                 f"WHERE c.embedding_dim = {dim}{where} "
                 f"ORDER BY c.embedding::vector({dim}) <=> CAST(:q AS vector({dim})) LIMIT :depth"
             ),
-            {**params, "q": "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]", "depth": depth},
+            {**params, "q": vector_literal(vector), "depth": depth},
         ).all()
         return {r.id: float(r.sim) for r in rows if r.sim >= threshold}
 
