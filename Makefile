@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-browser install browser-deps lint eval
+.PHONY: run test test-fast test-browser install browser-deps lint eval bench bench-search bench-graph bench-app bench-report
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,28 @@ test-browser: install browser-deps
 # Retrieval quality on ../shared/data/hotpotqa-100; writes docs/evaluation.md.
 eval: install
 	$(PY) scripts/eval_retrieval.py
+
+# Benchmarks (offline, embedded stores, each in its own fresh data folder; measurements, not tests):
+# each writes docs/bench/<name>.json; bench-report assembles docs/benchmarks.md. The ingestion
+# benchmark runs too once scripts/bench/bench_ingest.py exists.
+bench: install browser-deps
+	$(if $(wildcard scripts/bench/bench_ingest.py),$(PY) -m scripts.bench.bench_ingest)
+	$(PY) -m scripts.bench.bench_search
+	$(PY) -m scripts.bench.bench_graph
+	$(PY) -m scripts.bench.bench_app
+	$(PY) -m scripts.bench.report
+
+bench-search: install
+	$(PY) -m scripts.bench.bench_search
+
+bench-graph: install
+	$(PY) -m scripts.bench.bench_graph
+
+bench-app: install browser-deps
+	$(PY) -m scripts.bench.bench_app
+
+bench-report: install
+	$(PY) -m scripts.bench.report
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,223 @@
+"""App responsiveness in headless chromium (Playwright): cold start and warm page switches.
+
+Cold start is process start (``streamlit run Home.py``) to the Home page rendered: its title shown,
+its last section ("Recent ingestion jobs") shown and its script finished. Measured three ways:
+- first ever start: a fresh data folder, so the embedded PostgreSQL runs initdb and both servers boot;
+- restart with the servers up: the app stopped and started again (the servers outlive it, as for a user);
+- start with the servers down: both servers stopped first, as after a reboot.
+Before the restarts a few speeches are ingested (with the graph) so that pages have something to show.
+A warm page switch is a click on a sidebar link to the target page's title shown and its script
+finished, over every page for several rounds in one browser session (the first visit of each page
+is reported apart). Every request to a host other than 127.0.0.1 is aborted and counted.
+Usage: python -m scripts.bench.bench_app [--restarts 3] [--reboots 2] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from scripts.bench.common import (
+    SHARED_DATA,
+    fresh_data_dir,
+    machine_facts,
+    rounded,
+    stop_stores,
+    store_versions,
+    summarize,
+    summarize_rounds,
+    target,
+    write_results,
+)
+
+# (sidebar link, the page's title); Home's title differs from its link
+PAGES = [("Home", "RAG Memory Workbench"), ("Collections", "Collections"), ("Ingest", "Ingest"), ("Search", "Search"),
+         ("Documents", "Documents"), ("Graph", "Graph"), ("Timeline", "Timeline"), ("Ask", "Ask"), ("Memory", "Memory")]
+HOME_LAST = "Recent ingestion jobs"
+SEED = ["1947_harry_s_truman_d.txt", "1962_john_f_kennedy_d.txt", "1985_ronald_reagan_r.txt"]
+
+
+def cold_start(browser: Any, guard: Any, app: Any) -> dict[str, float]:
+    """Start the app and open it in a new browser session; seconds from process start to each milestone."""
+    from scripts.bench.app_driver import wait_rendered
+
+    app.start()
+    app.wait_listening()
+    listening = time.perf_counter()
+    context, page = _new_page(browser, guard)
+    try:
+        page.goto(app.url)
+        title, done = wait_rendered(page, PAGES[0][1], HOME_LAST)
+    finally:
+        context.close()
+    return {"listening_s": listening - app.started, "title_s": title - app.started, "rendered_s": done - app.started}
+
+
+def _new_page(browser: Any, guard: Any) -> tuple[Any, Any]:
+    from scripts.bench.app_driver import new_page
+
+    return new_page(browser, guard)
+
+
+def page_switches(browser: Any, guard: Any, url: str, rounds: int) -> dict[str, Any]:
+    """Click through every page ``rounds`` times; per page, ms to the title and to the script finished."""
+    from scripts.bench.app_driver import wait_rendered
+
+    context, page = _new_page(browser, guard)
+    first: dict[str, dict[str, float]] = {}
+    warm: dict[str, list[list[float]]] = {link: [] for link, _ in PAGES}
+    warm_title: dict[str, list[float]] = {link: [] for link, _ in PAGES}
+    try:
+        page.goto(url)
+        wait_rendered(page, PAGES[0][1], HOME_LAST)
+        nav = page.get_by_test_id("stSidebarNav")
+        order = PAGES[1:] + PAGES[:1]  # start on Home, end on Home
+        for round_ in range(rounds + 1):
+            for link, title in order:
+                clicked = time.perf_counter()
+                nav.get_by_role("link", name=link, exact=True).click()
+                shown, done = wait_rendered(page, title)
+                title_ms, done_ms = (shown - clicked) * 1000, (done - clicked) * 1000
+                if round_ == 0:
+                    first[link] = {"title_ms": title_ms, "rendered_ms": done_ms}
+                else:
+                    if len(warm[link]) < round_:
+                        warm[link].append([])
+                    warm[link][-1].append(done_ms)
+                    warm_title[link].append(title_ms)
+    finally:
+        context.close()
+    per_page = {link: {**summarize([x for r in warm[link] for x in r]), "title_p50": summarize(warm_title[link])["p50"]}
+                for link in warm}
+    by_round = [[x for link in warm for x in warm[link][i]] for i in range(rounds)]
+    return {"first_visit_ms": first, "warm_per_page_ms": per_page, "warm_all_pages_ms": summarize_rounds(by_round)}
+
+
+def seed(folder: Path) -> dict[str, Any]:
+    """Ingest a few speeches (with the graph) through the services, into the folder the app uses."""
+    from services.container import build_services
+    from services.ingestion import IngestRequest
+    from services.settings import get_settings
+    from services.sources import text_source
+
+    svc = build_services(get_settings())
+    try:
+        t0 = time.perf_counter()
+        svc.collections.create(name="speeches", description="A few State of the Union addresses (app benchmark).")
+        paths = [SHARED_DATA / "sotu" / name for name in SEED]
+        items = [text_source(p.stem, p.read_text(encoding="utf-8")) for p in paths if p.exists()]
+        if not items:
+            items = [text_source("acme", "Acme Corp was founded in 1990 in Springfield. In 2001 Ada Chen became "
+                                         "CEO of Acme Corp. In 2015 Ben Okafor became CEO of Acme Corp.")]
+        result = svc.ingestion.run(IngestRequest("speeches", "text", "ingest", items, {"bench": "app"}))
+        counts = svc.graph.counts([svc.collections.get("speeches").id]) if svc.graph else {}
+        versions = store_versions(svc.engine, folder)
+        return {"documents": result.count("ingested"), "graph": counts, "seconds": time.perf_counter() - t0,
+                "versions": versions}
+    finally:
+        svc.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--restarts", type=int, default=3, help="restarts with the servers up")
+    parser.add_argument("--reboots", type=int, default=2, help="starts with the servers down")
+    parser.add_argument("--rounds", type=int, default=5, help="warm rounds over every page")
+    parser.add_argument("--name", default="app", help="results file name (docs/bench/<name>.json)")
+    args = parser.parse_args(argv)
+    started, machine = time.time(), machine_facts()
+    folder = fresh_data_dir("app")
+    from playwright.sync_api import sync_playwright
+
+    from scripts.bench.app_driver import CHROMIUM, CHROMIUM_ARGS, App, LoopbackGuard, free_port
+    from services.db import stop_embedded_postgres
+    from services.graph_store import stop_embedded_falkordb
+    from services.settings import get_settings
+
+    guard, log = LoopbackGuard(), folder / "streamlit.log"
+    app = App(free_port(), log)
+    figures: dict[str, Any] = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            figures["chromium"] = browser.version
+            print("first ever start…", flush=True)
+            try:
+                figures["first_start"] = cold_start(browser, guard, app)
+            finally:
+                app.stop()
+            figures["seed"] = seed(folder)
+            print(f"seeded in {figures['seed']['seconds']:.0f} s; restarts…", flush=True)
+            restarts = []
+            for i in range(args.restarts):
+                restarts.append(cold_start(browser, guard, app))
+                if i < args.restarts - 1:
+                    app.stop()
+            print("page switches…", flush=True)
+            try:
+                figures["page_switches"] = page_switches(browser, guard, app.url, args.rounds)
+            finally:
+                app.stop()
+            reboots = []
+            for _ in range(args.reboots):
+                stop_embedded_falkordb(folder)
+                stop_embedded_postgres(folder)
+                try:
+                    reboots.append(cold_start(browser, guard, app))
+                finally:
+                    app.stop()
+            browser.close()
+        figures["restart_servers_up"] = _starts(restarts)
+        figures["start_servers_down"] = _starts(reboots)
+        figures["requests"] = {"loopback": guard.allowed, "blocked_non_loopback": len(guard.blocked),
+                               "blocked_urls": sorted(set(guard.blocked))[:20]}
+    finally:
+        app.stop()
+        stop_stores(folder)
+    versions = {**figures["seed"].pop("versions"), "chromium": figures["chromium"]}
+    targets = _targets(figures)
+    notes = [f"Missed: {t['name']} = {t['value']:.3g} {t['unit']} (target {t['op']} {t['limit']} {t['unit']})."
+             for t in targets if t["met"] is False]
+    path = write_results(args.name, rounded(figures, 3), started=started, machine=machine, settings=get_settings(),
+                         versions=versions, targets=rounded(targets, 3), notes=notes, method=_method(args))
+    print(f"wrote {path}")
+    return 0
+
+
+def _starts(runs: list[dict[str, float]]) -> dict[str, Any]:
+    if not runs:
+        return {}
+    return {key: summarize([r[key] for r in runs]) for key in runs[0]}
+
+
+def _targets(figures: dict[str, Any]) -> list[dict[str, Any]]:
+    warm = figures["page_switches"]["warm_all_pages_ms"]
+    worst_start = max(figures["first_start"]["rendered_s"], figures["restart_servers_up"]["rendered_s"]["max"],
+                      figures["start_servers_down"].get("rendered_s", {}).get("max", 0.0))
+    return [
+        target("warm page switch p95 (all pages, click to script finished)", warm["p95"] / 1000, 1, "s"),
+        target("cold start, worst of every start measured (process start to Home rendered)", worst_start, 15, "s"),
+        target("requests to hosts other than 127.0.0.1", figures["requests"]["blocked_non_loopback"], 0, ""),
+    ]
+
+
+def _method(args: Any) -> list[str]:
+    return [
+        f"Headless Debian chromium via Playwright, viewport 1400×1000; the app on 127.0.0.1 as `make run` starts it; "
+        f"a fresh data folder; {len(SEED)} State of the Union addresses ingested (spaCy graph) after the first start.",
+        f"Cold start: 1 first-ever start, {args.restarts} restarts with the servers up, {args.reboots} starts with them "
+        "down; each in a new browser session, timed from process start to the Home page's last section shown and "
+        "its script finished (`data-test-script-state=notRunning`).",
+        f"Page switches: one session, 1 + {args.rounds} rounds over all {len(PAGES)} pages via the sidebar; timed from "
+        "the click to the page's title shown and its script finished; the first round is reported as first visits.",
+    ]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

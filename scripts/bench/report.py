@@ -1,0 +1,124 @@
+"""Assemble docs/benchmarks.md from docs/bench/*.json and the recall table of docs/evaluation.md.
+
+Renders whatever results are present: the search, graph and app benchmarks in their own
+sections, any other (e.g. ingest.json) generically, figure by figure.
+Usage: python -m scripts.bench.report [--results docs/bench] [--out docs/benchmarks.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from scripts.bench.common import RESULTS_DIR, ROOT
+from scripts.bench.report_sections import SECTIONS, generic_section, num, table
+
+ORDER = ["ingest", "search", "graph", "app"]
+TITLES = {"ingest": "Ingestion throughput"}
+
+
+def load_results(folder: Path) -> list[dict[str, Any]]:
+    """Every results file in ``folder``, in the issue's order (others after, by name)."""
+    results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+    rank = {name: i for i, name in enumerate(ORDER)}
+    return sorted(results, key=lambda r: (rank.get(r.get("benchmark", ""), len(ORDER)), r.get("benchmark", "")))
+
+
+def evaluation_table(path: Path) -> list[str]:
+    """The run line and the first table of docs/evaluation.md (written by `make eval`)."""
+    if not path.exists():
+        return ["`docs/evaluation.md` is missing: run `make eval` to add retrieval quality here.", ""]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    run = next((ln for ln in lines if ln.startswith("Run ")), "")
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("|")), None)
+    if start is None:
+        return [f"No table found in `{path.name}`.", ""]
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
+    return ([run, ""] if run else []) + lines[start:end] + ["", f"Details: [evaluation.md]({path.name})."]
+
+
+def _targets(results: list[dict[str, Any]]) -> list[str]:
+    rows = []
+    for r in results:
+        for t in r.get("targets", []):
+            mark = {True: "met", False: "**missed**", None: "not measured"}[t.get("met")]
+            rows.append([t["name"], num(t.get("value"), f" {t['unit']}" if t.get("unit") else ""),
+                         f"{t.get('op', '≤')} {num(t['limit'])}{' ' + t['unit'] if t.get('unit') else ''}", mark])
+    if not rows:
+        return ["No targets in these results.", ""]
+    return table(["target", "measured", "limit", "status"], rows)
+
+
+def _machine(results: list[dict[str, Any]]) -> list[str]:
+    m = results[-1]["machine"] if results else {}
+    out = [f"- CPU: {m.get('cpu_model')}, {m.get('cores')} cores; RAM {m.get('ram_gb')} GB; {m.get('os')}; "
+           f"Python {m.get('python')}.", ""]
+    rows = [[r.get("benchmark"), r.get("run_at"), num(r.get("duration_s")),
+             f"{num(r['machine'].get('load_average_1m_at_start'))} → {num(r['machine'].get('load_average_1m_at_end'))}"]
+            for r in results]
+    out += ["Runs (a load average well above 0 at the start means other work shared the 2 cores):", ""]
+    return out + table(["benchmark", "run at", "took (s)", "1-min load average, start → end"], rows)
+
+
+def _merged(results: list[dict[str, Any]], key: str) -> list[str]:
+    merged: dict[str, Any] = {}
+    for r in results:
+        merged.update(r.get(key) or {})
+    if not merged:
+        return ["—", ""]
+    return table(["name", "value"], [[k, f"`{v}`"] for k, v in merged.items()])
+
+
+def render(results: list[dict[str, Any]], evaluation: Path) -> str:
+    out = [
+        "# Benchmarks", "",
+        "Written by `make bench` (scripts/bench/, `report.py` assembles this page from `docs/bench/*.json`). "
+        "Offline, on the embedded PostgreSQL + pgvector and the embedded FalkorDB, each benchmark in its own "
+        "fresh data folder. Each figure is the median over repeated rounds, with the spread (lowest–highest round). "
+        "These are measurements, not tests: nothing here fails CI on speed. Re-run one with `make bench-search`, "
+        "`make bench-graph`, `make bench-app`" + (", `make bench-ingest`" if any(r.get("benchmark") == "ingest" for r in results)
+                                                  else "") + ", then `make bench-report`.", "",
+        "## Targets", "",
+    ]
+    out += _targets(results)
+    notes = [n for r in results for n in r.get("notes", [])]
+    if notes:
+        out += ["What blocks each missed target, and the measured next step:", ""] + [f"- {n}" for n in notes] + [""]
+    out += ["## Machine", ""] + _machine(results)
+    out += ["## Versions", ""] + _merged(results, "versions")
+    out += ["## Settings", "", "The shipped defaults (no user config, no .env), unless an environment variable said otherwise.", ""]
+    out += _merged(results, "settings")
+    for r in results:
+        name = r.get("benchmark", "?")
+        title, section = SECTIONS.get(name, (TITLES.get(name, name.replace("_", " ").capitalize()), generic_section))
+        out += [f"## {title}", "", f"`{name}` run {r.get('run_at')}, took {num(r.get('duration_s'))} s.", ""]
+        out += [f"- {line}" for line in r.get("method", [])] + ([""] if r.get("method") else [])
+        try:
+            out += section(r["figures"])
+        except (KeyError, TypeError, IndexError):  # an older or partial file: show what is there
+            out += generic_section(r.get("figures", {}))
+    out += ["## Retrieval quality (from `make eval`)", "", "So that speed changes are seen next to quality:", ""]
+    out += evaluation_table(evaluation)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    parser.add_argument("--evaluation", type=Path, default=ROOT / "docs" / "evaluation.md")
+    args = parser.parse_args(argv)
+    results = load_results(args.results)
+    args.out.write_text(render(results, args.evaluation), encoding="utf-8")
+    print(f"wrote {args.out} from {len(results)} result file(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

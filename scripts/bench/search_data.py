@@ -1,0 +1,210 @@
+"""Data for the search benchmark: real chunk texts, real or clustered-synthetic vectors, a fast bulk load.
+
+Texts are the State of the Union addresses (../shared/data/sotu) cut by the app's own chunker;
+without them, generated sentences. The first 10k chunks get real embeddings (cached on disk,
+keyed by the model and the texts, because embedding them takes ~7 minutes on 2 cores). Larger
+scales add chunks cut at shifted offsets of the same speeches, whose vectors are the real
+vector of the nearest original chunk plus Gaussian noise, renormalised: clustered like real
+embeddings, with the noise set so that a synthetic vector sits as close to its origin as real
+chunks sit to their nearest neighbour.
+
+Rows go in through the real schema (the collection through the service, so the per-dimension
+HNSW index exists) with batched INSERTs and COPY, the index maintained as rows arrive, as in the app.
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+import hashlib
+import io
+import json
+import os
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scripts.bench.common import SHARED_DATA
+
+CACHE_DIR = Path(os.environ.get("RAG_BENCH_CACHE") or Path.home() / ".cache" / "rag-memory-workbench" / "bench")
+SHIFT_CHARS = 97  # each synthetic pass cuts the speeches this many characters further in
+
+
+@dataclass
+class BenchDoc:
+    title: str
+    content: str
+    metadata: dict[str, Any]
+    chunks: list[Any]  # services.chunking.Chunk
+    bases: list[int] | None = None  # per chunk: the row of the real vector it derives from (synthetic docs)
+
+
+def load_corpus(chunk_size: int, overlap: int, folder: Path = SHARED_DATA / "sotu") -> tuple[list[BenchDoc], str]:
+    """The speeches as chunked documents, in a fixed shuffled order; (documents, where the text came from)."""
+    from services.chunking import chunk_text
+
+    docs = []
+    if folder.is_dir() and any(folder.glob("*.txt")):
+        meta = {}
+        if (folder / "metadata.csv").exists():
+            with open(folder / "metadata.csv", newline="", encoding="utf-8") as fh:
+                meta = {r["file"]: r for r in csv.DictReader(fh)}
+        for path in sorted(folder.glob("*.txt")):
+            row = meta.get(path.name, {})
+            content = path.read_text(encoding="utf-8", errors="replace")
+            metadata = {"year": int(row["year"]), "president": row["president"]} if row else {}
+            docs.append(BenchDoc(path.stem, content, metadata, chunk_text(content, size=chunk_size, overlap=overlap)))
+        source = f"{folder} ({len(docs)} State of the Union addresses)"
+    else:
+        for i, content in enumerate(_generated_texts(300)):
+            docs.append(BenchDoc(f"generated-{i:03d}", content, {}, chunk_text(content, size=chunk_size, overlap=overlap)))
+        source = "generated sentences (../shared/data/sotu not found)"
+    docs.sort(key=lambda d: hashlib.sha1(d.title.encode()).hexdigest())  # eras mixed, same order every run
+    return docs, source
+
+
+def _generated_texts(n: int) -> list[str]:
+    rng = random.Random(8)
+    subjects = ["The government", "Congress", "The nation", "Our economy", "The treaty", "The army", "Every family",
+                "The budget", "Our schools", "The railroad", "Foreign trade", "The court", "The harbor", "Farmers"]
+    verbs = ["requires", "supports", "threatens", "expands", "reforms", "protects", "reduces", "funds", "opposes"]
+    objects = ["the public debt", "new tariffs", "the frontier", "national defense", "health care", "the currency",
+               "our allies", "the coal mines", "clean energy", "the postal service", "civil rights", "immigration"]
+    out = []
+    for _ in range(n):
+        paragraphs = []
+        for _ in range(rng.randint(20, 60)):
+            sentences = [f"{rng.choice(subjects)} {rng.choice(verbs)} {rng.choice(objects)} in {rng.randint(1790, 2021)}."
+                         for _ in range(rng.randint(2, 6))]
+            paragraphs.append(" ".join(sentences))
+        out.append("\n\n".join(paragraphs))
+    return out
+
+
+def first_chunks(docs: list[BenchDoc], n: int) -> list[BenchDoc]:
+    """Whole documents in order until ``n`` chunks (the last one cut short)."""
+    out, total = [], 0
+    for doc in docs:
+        if total >= n:
+            break
+        take = doc.chunks[: n - total]
+        out.append(BenchDoc(doc.title, doc.content, doc.metadata, take))
+        total += len(take)
+    return out
+
+
+def real_embeddings(texts: list[str], embedder: Any, *, use_cache: bool = True) -> tuple[np.ndarray, dict[str, Any]]:
+    """Embed ``texts`` with the configured model, or load the vectors a previous run computed for the same texts."""
+    key = hashlib.sha256((embedder.name + "\0" + "\0".join(texts)).encode()).hexdigest()[:20]
+    path = CACHE_DIR / f"embeddings-{key}.npy"
+    if use_cache and path.exists():
+        vectors = np.load(path)
+        if vectors.shape == (len(texts), embedder.dim):
+            return vectors, {"source": f"cache ({path})", "chunks": len(texts)}
+    t0 = time.perf_counter()
+    vectors = embedder.embed_texts(texts)
+    seconds = time.perf_counter() - t0
+    if use_cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path, vectors)
+    return vectors, {"source": "computed in this run", "chunks": len(texts), "seconds": seconds,
+                     "chunks_per_s": len(texts) / seconds}
+
+
+def nearest_neighbour_similarity(vectors: np.ndarray, sample: int = 1000, seed: int = 3) -> float:
+    """Median cosine similarity of a real chunk to its nearest other chunk (vectors are unit length)."""
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(len(vectors), size=min(sample, len(vectors)), replace=False)
+    sims = vectors[rows] @ vectors.T
+    sims[np.arange(len(rows)), rows] = -np.inf
+    return float(np.median(sims.max(axis=1)))
+
+
+def synthetic_docs(real: list[BenchDoc], n: int, chunk_size: int, overlap: int) -> list[BenchDoc]:
+    """``n`` more chunks: the same speeches cut at shifted offsets; each chunk remembers its nearest real chunk."""
+    from services.chunking import Chunk, chunk_text
+
+    offsets, row = [], 0
+    for doc in real:  # row index of each real chunk in the real-vector matrix, per document
+        offsets.append(row)
+        row += len(doc.chunks)
+    out, total, shift_pass = [], 0, 1
+    while total < n:
+        shift = shift_pass * SHIFT_CHARS
+        for doc, first_row in zip(real, offsets):
+            if total >= n:
+                break
+            if len(doc.content) <= shift + 100:
+                continue
+            starts = [c.char_start for c in doc.chunks]
+            pieces = chunk_text(doc.content[shift:], size=chunk_size, overlap=overlap)[: n - total]
+            chunks = [Chunk(c.index, c.text, c.char_start + shift, c.char_end + shift, c.heading_path) for c in pieces]
+            bases = [first_row + max(0, bisect.bisect_right(starts, c.char_start) - 1) for c in chunks]
+            out.append(BenchDoc(f"{doc.title} (cut {shift_pass})", doc.content[shift:], doc.metadata, chunks, bases))
+            total += len(chunks)
+        shift_pass += 1
+    return out
+
+
+def noisy_vectors(base: np.ndarray, rows: list[int], similarity: float, seed: int = 11) -> tuple[np.ndarray, float]:
+    """``base[rows]`` plus Gaussian noise scaled so each result has ~``similarity`` cosine to its origin."""
+    dim = base.shape[1]
+    sigma = float(np.sqrt((1 / similarity**2 - 1) / dim))
+    rng = np.random.default_rng(seed)
+    out = base[rows] + rng.normal(0.0, sigma, size=(len(rows), dim)).astype(np.float32)
+    out /= np.linalg.norm(out, axis=1, keepdims=True)
+    return out.astype(np.float32), sigma
+
+
+def insert_documents(engine: Any, collection_id: int, docs: list[BenchDoc], vectors: np.ndarray) -> int:
+    """Insert documents, their collection links and chunks (``vectors`` row per chunk, in order); chunk count."""
+    from psycopg2.extras import execute_values
+
+    dim = int(vectors.shape[1])
+    row_format = "[" + ",".join(["%.7g"] * dim) + "]"
+    raw = engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        doc_rows = [(d.title, "benchmark", "text", d.content, hashlib.sha256(d.content.encode()).hexdigest(),
+                     json.dumps(d.metadata), len(d.chunks), "disabled") for d in docs]
+        ids = [r[0] for r in execute_values(
+            cur, "INSERT INTO documents (title, source, source_type, content, content_hash, metadata, chunk_count, "
+                 "graph_status) VALUES %s RETURNING id", doc_rows, template="(%s, %s, %s, %s, %s, %s::jsonb, %s, %s)",
+            page_size=500, fetch=True)]
+        execute_values(cur, "INSERT INTO collection_documents (collection_id, document_id, title, content_hash) VALUES %s",
+                       [(collection_id, i, r[0], r[4]) for i, r in zip(ids, doc_rows)], page_size=1000)
+        buf, row = io.StringIO(), 0
+        writer = csv.writer(buf)
+        for doc_id, doc in zip(ids, docs):
+            for chunk in doc.chunks:
+                writer.writerow([doc_id, chunk.index, chunk.text, chunk.char_start, chunk.char_end,
+                                 _text_array(chunk.heading_path), "{}", row_format % tuple(vectors[row].tolist()), dim])
+                row += 1
+        buf.seek(0)
+        cur.copy_expert("COPY chunks (document_id, chunk_index, text, char_start, char_end, heading_path, metadata, "
+                        "embedding, embedding_dim) FROM STDIN WITH (FORMAT csv)", buf)
+        raw.commit()
+    finally:
+        raw.close()
+    if row != len(vectors):
+        raise ValueError(f"{len(vectors)} vectors for {row} chunks")
+    return row
+
+
+def _text_array(items: tuple[str, ...] | list[str]) -> str:
+    """A PostgreSQL text[] literal."""
+    return "{" + ",".join('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' for s in items) + "}"
+
+
+def vacuum_analyze(engine: Any) -> None:
+    """Leave the tables as a settled database has them (and keep autovacuum from running mid-measurement)."""
+    import sqlalchemy as sa
+
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:  # reset when returned to the pool
+        for table in ("documents", "collection_documents", "chunks"):
+            conn.execute(sa.text(f"VACUUM ANALYZE {table}"))
+        conn.execute(sa.text("CHECKPOINT"))

@@ -1,0 +1,151 @@
+"""The benchmark harness's pure parts: statistics, targets, synthetic data shapes and the report (no timings)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from scripts.bench import common, graph_data, report
+from scripts.bench.report_sections import generic_section
+from scripts.bench.search_data import BenchDoc, noisy_vectors, synthetic_docs
+
+
+def test_percentile_matches_numpy_linear_interpolation():
+    rng = random.Random(1)
+    for n in (1, 2, 7, 100, 1001):
+        values = [rng.uniform(0, 50) for _ in range(n)]
+        for q in (0, 5, 50, 95, 99, 100):
+            assert common.percentile(values, q) == pytest.approx(float(np.percentile(values, q)))
+    assert common.percentile([4, 1, 3, 2], 50) == 2.5
+    assert common.median([10, 30, 20]) == 20
+
+
+def test_percentile_rejects_nothing_and_bad_q():
+    with pytest.raises(ValueError):
+        common.percentile([], 50)
+    with pytest.raises(ValueError):
+        common.percentile([1.0], 101)
+
+
+def test_summarize_rounds_gives_median_of_round_figures_and_their_spread():
+    rounds = [[float(x) for x in range(1, 101)], [float(x) * 2 for x in range(1, 101)], [float(x) * 3 for x in range(1, 101)]]
+    s = common.summarize_rounds(rounds)
+    p95s = [np.percentile(r, 95) for r in rounds]
+    assert s["rounds"] == 3 and s["n"] == 300
+    assert s["p95"] == pytest.approx(float(np.median(p95s)))
+    assert s["p95_range"] == pytest.approx([min(p95s), max(p95s)])
+    assert s["p50_range"][0] < s["p50"] < s["p50_range"][1]
+    assert s["pooled"]["max"] == 300.0
+    with pytest.raises(ValueError):
+        common.summarize_rounds([[], []])
+
+
+def test_targets_know_which_way_is_better():
+    assert common.target("p95", 19.0, 20, "ms")["met"] is True
+    assert common.target("p95", 21.0, 20, "ms")["met"] is False
+    assert common.target("recall", 0.94, 0.95, "", lower_is_better=False)["met"] is False
+    assert common.target("recall", 0.96, 0.95, "", lower_is_better=False)["op"] == "≥"
+    assert common.target("x", None, 1, "s")["met"] is None
+
+
+def test_noisy_vectors_sit_at_the_asked_similarity_to_their_origin():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(50, 384)).astype(np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    rows = [i % 50 for i in range(2000)]
+    out, sigma = noisy_vectors(base, rows, 0.7)
+    assert out.shape == (2000, 384) and sigma > 0
+    assert np.allclose(np.linalg.norm(out, axis=1), 1.0, atol=1e-5)
+    sims = np.einsum("ij,ij->i", out, base[rows])
+    assert abs(float(sims.mean()) - 0.7) < 0.02
+
+
+def test_synthetic_chunks_are_exact_slices_of_their_speech_and_point_at_a_real_chunk():
+    from services.chunking import chunk_text
+
+    text = "\n\n".join(f"Paragraph {i}. " + "The budget grows every year. " * 12 for i in range(40))
+    real = [BenchDoc("speech", text, {}, chunk_text(text, size=400, overlap=80))]
+    extra = synthetic_docs(real, 50, 400, 80)
+    assert sum(len(d.chunks) for d in extra) == 50
+    for doc in extra:
+        assert len(doc.bases) == len(doc.chunks)
+        for chunk, base in zip(doc.chunks, doc.bases):
+            assert text[chunk.char_start : chunk.char_end] == chunk.text
+            assert 0 <= base < len(real[0].chunks)
+            assert real[0].chunks[base].char_start <= chunk.char_start
+
+
+def test_graph_data_is_seeded_skewed_and_chained():
+    rows, facts, slots = graph_data.build(3000, 800, collection_id=7)
+    again = graph_data.build(3000, 800, collection_id=7)
+    assert facts == again[1]
+    assert len(facts) == 3000 and len({f["id"] for f in facts}) == 3000
+    keys = {r["key"] for r in rows}
+    assert all(f["source"] in keys and f["target"] in keys and f["source"] != f["target"] for f in facts)
+    degree = sorted(graph_data.degrees(facts).values(), reverse=True)
+    assert degree[0] > 10 * degree[len(degree) // 2]  # hubs
+    chained = [f for f in facts if f["relation"] in graph_data.CHAINS]
+    assert 0.15 * len(facts) < len(chained) < 0.3 * len(facts)
+    assert {(f["relation"], f["source"], f["target"], 7, None) for f in chained} == slots
+
+
+def _stats(*values: float) -> dict:
+    return common.summarize_rounds([list(values), [v * 1.1 for v in values]])
+
+
+def _fake_results(folder):
+    started = 1_700_000_000.0
+    s = _stats(5.0, 8.0, 30.0)
+    scale = {"chunks": 100_000, "without_embedding_ms": {"semantic": s, "keyword": s, "hybrid": s},
+             "with_embedding_ms": {"semantic": s, "hybrid": s}, "query_embedding_ms": common.summarize([20.0, 40.0]),
+             "service_timings_p50_ms": {"semantic.semantic": 4.0},
+             "recall": [{"ef_search": 100, "recall_at_10": 0.97, "min": 0.6, "queries_below_1": 4,
+                         "semantic_ms": common.summarize([5.0])}],
+             "plans": {"semantic": {"uses_hnsw": True, "execution": "Execution Time: 3.1 ms"}, "keyword": {},
+                       "exact_scan_uses_hnsw": False}}
+    common.write_results("search", {"corpus": "sotu", "queries": 3, "scales": [scale]}, started=started,
+                         targets=[common.target("semantic p95 at 100k", 31.0, 20, "ms")],
+                         notes=["Missed: semantic p95, because of a test."], method=["how"], results_dir=folder)
+    common.write_results("ingest", {"chunks_per_s": {"pipeline_vector_only": 42.5, "with_graph": 12.0},
+                                    "breakdown": {"embed": 3.5, "write": 0.4}, "efficiency": [0.8, 0.9]},
+                         started=started, results_dir=folder)
+    common.write_results("search_old", {"scales": [{"chunks": 5}]}, started=started, results_dir=folder)
+
+
+def test_report_renders_targets_known_sections_generic_results_and_the_eval_table(tmp_path):
+    _fake_results(tmp_path)
+    evaluation = tmp_path / "evaluation.md"
+    evaluation.write_text("# Eval\n\nRun today.\n\n| setup | recall@5 |\n| --- | ---: |\n| semantic only | 0.785 |\n\nafter\n")
+    results = report.load_results(tmp_path)
+    assert [r["benchmark"] for r in results] == ["ingest", "search", "search_old"]
+    text = report.render(results, evaluation)
+    assert "| semantic p95 at 100k | 31.0 ms | ≤ 20 ms | **missed** |" in text
+    assert "- Missed: semantic p95, because of a test." in text
+    assert "## Ingestion throughput" in text and "| chunks_per_s.pipeline_vector_only | 42.5 |" in text
+    assert "| breakdown.embed | 3.50 |" in text and "| efficiency | 0.80, 0.90 |" in text
+    assert "## Search latency" in text and "| 100k chunks | 100 | 0.970 |" in text
+    assert "## Search old" in text and "| scales[0].chunks | 5 |" in text  # unknown shape: rendered generically
+    assert "| semantic only | 0.785 |" in text and "Run today." in text
+    assert "make bench-ingest" in text
+
+
+def test_report_says_when_the_evaluation_is_missing(tmp_path):
+    text = report.render([], tmp_path / "nope.md")
+    assert "run `make eval`" in text and "No targets" in text
+
+
+def test_generic_section_folds_statistics_into_one_row():
+    rows = generic_section({"search": _stats(1.0, 2.0, 3.0), "n": 3})
+    assert any(r.startswith("| search | p50 ") and "p95 spread" in r for r in rows)
+    assert "| n | 3 |" in rows
+
+
+def test_results_file_carries_machine_versions_and_figures(tmp_path):
+    path = common.write_results("x", {"a": np.float32(1.5)}, started=1_700_000_000.0, results_dir=tmp_path)
+    data = json.loads(path.read_text())
+    assert data["figures"] == {"a": 1.5}
+    assert data["machine"]["cores"] and "load_average_1m_at_end" in data["machine"]
+    assert data["versions"]["streamlit"] != "not installed"
