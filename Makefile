@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-browser install browser-deps lint eval bench bench-search bench-graph bench-app bench-report
+.PHONY: run test test-fast test-browser install browser-deps lint eval backup bench bench-search bench-graph bench-app bench-report
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,11 @@ bench-app: install browser-deps
 
 bench-report: install
 	$(PY) -m scripts.bench.report
+
+# One collection to one archive: make backup COLLECTION=name [OUT=path] (restore: rag restore FILE [--as NAME]).
+backup: install
+	@test -n "$(COLLECTION)" || { echo "usage: make backup COLLECTION=name [OUT=path]" >&2; exit 2; }
+	$(VENV)/bin/rag backup "$(COLLECTION)" $(if $(OUT),-o "$(OUT)")
 
 lint: install
 	$(VENV)/bin/ruff check .

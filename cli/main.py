@@ -1,4 +1,4 @@
-"""The ``rag`` command group: collections, ingest, documents, search, graph, config, status, mcp.
+"""The ``rag`` command group: collections, ingest, documents, search, graph, backup/restore, config, status, mcp.
 
 Exit codes: 0 ok; 1 other error; 2 bad input (validation, unsupported input,
 embedding-model mismatch, bad JSON); 3 not found; 4 already exists or already
@@ -22,7 +22,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import ask, collection, config, document, graph, ingest, mcp_cmd, search, web  # noqa: E402
+from cli import ask, backup, collection, config, document, graph, ingest, mcp_cmd, search, web  # noqa: E402
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 
@@ -71,6 +71,8 @@ cli.add_command(config.status)
 cli.add_command(mcp_cmd.mcp)
 cli.add_command(ask.ask)
 cli.add_command(ask.memory)
+cli.add_command(backup.backup)
+cli.add_command(backup.restore)
 
 
 def main() -> None:

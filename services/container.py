@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from services.ask import AskService
+from services.backup import BackupService
 from services.collections import CollectionService
 from services.conversations import ConversationService
 from services.db import create_db_engine, postgres_health
@@ -44,6 +45,7 @@ class Services:
     conversations: ConversationService | None = None
     memory: MemoryService | None = None
     ask: AskService | None = None
+    backup: BackupService | None = None
 
     def health(self) -> dict[str, Any]:
         pg = postgres_health(self.engine, self.settings)
@@ -107,5 +109,6 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
                                     spacy_model=settings.spacy_model)
     ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                      embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
+    backup = BackupService(settings=settings, engine=engine, embedder=embedder, collections=collections, graph=graph)
     return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store,
-                    diagrams, conversations, memory, ask)
+                    diagrams, conversations, memory, ask, backup)

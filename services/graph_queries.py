@@ -181,3 +181,44 @@ WITH count(e) AS entities
 OPTIONAL MATCH ()-[r:FACT]->() WHERE r.collection_id IN $collection_ids
 RETURN entities, count(r) AS facts
 """
+
+# Backup (services/backup_export.py): a collection's graph in pages, each ordered on every
+# returned field so consecutive pages neither repeat nor skip a row.
+EXPORT_ENTITIES = """
+MATCH (e:Entity {collection_id: $collection_id})
+RETURN e.key AS key, e.name AS name, e.type AS type
+ORDER BY key, name, type SKIP $skip LIMIT $limit
+"""
+
+EXPORT_FACTS = """
+MATCH (a:Entity)-[r:FACT {collection_id: $collection_id}]->(b:Entity)
+RETURN r.id AS id, a.key AS source, b.key AS target, r.relation AS relation, r.document_id AS document_id,
+       r.chunk_id AS chunk_id, r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until,
+       r.status AS status, r.date_source AS date_source, r.exclusive AS exclusive
+ORDER BY id, source, target SKIP $skip LIMIT $limit
+"""
+
+EXPORT_DIAGRAM_NODES = """
+MATCH (n:DiagramNode {collection_id: $collection_id})
+RETURN n.diagram_id AS diagram_id, n.document_id AS document_id, n.node_id AS node_id, n.text AS text, n.kind AS kind
+ORDER BY diagram_id, node_id, document_id, text, kind SKIP $skip LIMIT $limit
+"""
+
+EXPORT_DIAGRAM_EDGES = """
+MATCH (a:DiagramNode)-[r:FLOWS_TO {collection_id: $collection_id}]->(b:DiagramNode)
+RETURN r.diagram_id AS diagram_id, r.document_id AS document_id, a.node_id AS source, b.node_id AS target,
+       r.label AS label
+ORDER BY diagram_id, source, target, label, document_id SKIP $skip LIMIT $limit
+"""
+
+# Restore (services/backup_restore.py): facts keep their validity instead of starting 'current'.
+# Entities use MERGE_ENTITIES, diagrams CREATE_DIAGRAM_NODES / CREATE_DIAGRAM_EDGES.
+RESTORE_FACTS = """
+UNWIND $rows AS row
+MATCH (a:Entity {collection_id: row.collection_id, key: row.source})
+MATCH (b:Entity {collection_id: row.collection_id, key: row.target})
+CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.relation,
+                   document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
+                   valid_from: row.valid_from, valid_until: row.valid_until, status: row.status,
+                   date_source: row.date_source, exclusive: row.exclusive}]->(b)
+"""
