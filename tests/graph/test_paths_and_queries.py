@@ -197,3 +197,17 @@ def test_relation_types_and_counts(services, kg):
 def test_path_from_an_entity_to_itself_is_empty(services, kg, key):
     assert services.graph.paths(kg["id"], key, key) == []
     assert services.graph.paths(kg["id"], key, key, max_hops=1) == []
+
+
+def test_facts_of_entity_finds_it_on_either_side_in_time_order(services, kg):
+    facts = services.graph.facts_of_entity("acme", [kg["id"]])
+    located = _located(facts).relation
+    assert _triples(facts) == {("alice", "work_for", "acme"), ("acme", located, "berlin"),
+                               ("dana", "ceo_of", "acme"), ("erin", "ceo_of", "acme")}
+    assert len({f.id for f in facts}) == len(facts) == 4
+    assert [f.valid_from for f in facts] == sorted(f.valid_from for f in facts)
+    # a window inside Dana's term (2019 to 2021) leaves out Erin and the 2022 facts
+    window = services.graph.facts_of_entity("acme", [kg["id"]], valid_from="2019-06-01", valid_until="2020-01-01")
+    assert _triples(window) == {("dana", "ceo_of", "acme")}
+    assert services.graph.facts_of_entity("acme", [kg["id"] + 10_000]) == []
+    assert services.graph.facts_of_entity("nobody", [kg["id"]]) == []
