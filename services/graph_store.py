@@ -39,6 +39,8 @@ class GraphStore:
     backend: _Cypher
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        # Both backends are built with sanitize_query_output=False: LlamaIndex's default drops every
+        # list of 128+ items from results (a document's entity keys, say) without a word.
         try:
             rows = self.backend.structured_query(cypher, param_map=params or {})
         except Exception as exc:
@@ -142,6 +144,7 @@ def create_graph_store(settings: Settings) -> GraphStore:
                 username=settings.neo4j_user,
                 password=settings.neo4j_password.get_secret_value() if settings.neo4j_password else "",
                 url=settings.neo4j_uri, database=settings.neo4j_database, refresh_schema=False,
+                sanitize_query_output=False,
             )
         except Exception as exc:
             raise StoreUnavailable(f"Cannot connect to Neo4j at {settings.neo4j_uri}: {exc}") from exc
@@ -153,6 +156,7 @@ def create_graph_store(settings: Settings) -> GraphStore:
         try:
             backend = FalkorDBPropertyGraphStore(
                 url=f"unix://{socket_path}", database=GRAPH_NAME, refresh_schema=False, create_indexes=False,
+                sanitize_query_output=False,
             )
         except Exception as exc:
             raise StoreUnavailable(f"Cannot open the embedded FalkorDB graph: {exc}") from exc
