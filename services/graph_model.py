@@ -53,10 +53,14 @@ class Subgraph:
 
     nodes: dict[str, Entity] = field(default_factory=dict)
     facts: list[Fact] = field(default_factory=list)
+    _fact_ids: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def add(self, fact: Fact) -> None:
-        if any(f.id == fact.id for f in self.facts):
+        if not self._fact_ids:  # facts given to the constructor
+            self._fact_ids.update(f.id for f in self.facts)
+        if fact.id in self._fact_ids:  # a set: a 2,000-fact neighbourhood was 2M comparisons
             return
+        self._fact_ids.add(fact.id)
         self.facts.append(fact)
         for key, name, kind in ((fact.source_key, fact.source, fact.source_type),
                                 (fact.target_key, fact.target, fact.target_type)):
