@@ -8,6 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from components.auth import access_gate
+
 ICON = Path(__file__).parent / "static" / "favicon.png"
 
 PAGES = [
@@ -27,9 +29,11 @@ def run() -> None:
     # A local file: a :material/...: page icon makes the browser fetch the favicon from a font CDN.
     st.set_page_config(page_title="RAG Memory Workbench", page_icon=str(ICON), layout="wide")
     pages = [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon) in enumerate(PAGES)]
-    navigation = st.navigation(pages)
+    page = access_gate(pages)  # st.navigation behind the login, when one is configured
+    if page is None:
+        st.stop()
     st.sidebar.caption("RAG Memory Workbench")
-    navigation.run()
+    page.run()
 
 
 if __name__ == "__main__":

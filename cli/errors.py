@@ -17,6 +17,7 @@ from services.errors import (
     ValidationFailed,
     WorkbenchError,
 )
+from services.redaction import scrub
 
 # First match wins; StoreUnavailable is a ConfigError. Anything else a service raises on purpose is 1.
 EXIT_CODES: list[tuple[type[WorkbenchError], int]] = [
@@ -55,7 +56,7 @@ class CliError(click.ClickException):
     """Printed by Click as ``Error: <message>`` on stderr; exits with ``exit_code``."""
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(one_line(message))
+        super().__init__(scrub(one_line(message)))  # the secrets registered by the `rag` group
         self.exit_code = exit_code
 
 

@@ -31,6 +31,7 @@ class RagGroup(click.Group):
     """Turns domain errors raised anywhere below into ``Error: ...`` and the mapped exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        _protect_secrets()
         try:
             return super().invoke(ctx)
         except WorkbenchError as exc:
@@ -47,6 +48,19 @@ class RagGroup(click.Group):
                 raise
             raise CliError(f"Unexpected error: {exc.__class__.__name__}: {one_line(str(exc))} "
                            "(set RAG_DEBUG=1 to see the traceback)", 1) from None
+
+
+def _protect_secrets() -> None:
+    """Keep the configured secrets out of error lines and logs (invalid settings are reported by the command)."""
+    from pydantic import ValidationError
+
+    from cli import context
+    from services.redaction import protect
+
+    try:
+        protect(context.get_settings())
+    except ValidationError:
+        pass
 
 
 @click.group(cls=RagGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -7,6 +7,7 @@ import os
 import click
 
 from cli.errors import CliError
+from services.access import is_loopback_address
 
 
 @click.command("mcp")
@@ -23,6 +24,6 @@ def mcp(transport: str, host: str, port: int) -> None:
     from cli.mcp_server import serve
 
     token = os.environ.get("RAG_MCP_TOKEN") or None
-    if transport == "streamable-http" and not token and host not in ("127.0.0.1", "localhost", "::1"):
+    if transport == "streamable-http" and not token and not is_loopback_address(host):
         raise CliError(f"Refusing to listen on {host} without RAG_MCP_TOKEN: set a token, or use 127.0.0.1.", 2)
     serve(transport, host=host, port=port, token=token)

@@ -23,6 +23,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from cli import context
 from services.container import Services
 from services.errors import JobInProgress, WorkbenchError
+from services.redaction import scrub
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def tool_errors() -> Iterator[None]:
         raise ToolError(f"JobInProgress: {exc} Wait for that ingest to finish before asking again "
                         "(its documents appear in list_documents as it goes).") from None
     except WorkbenchError as exc:
-        raise ToolError(f"{exc.__class__.__name__}: {exc}") from None
+        raise ToolError(scrub(f"{exc.__class__.__name__}: {exc}")) from None
 
 
 def build_server() -> MCPServer[AppContext]:

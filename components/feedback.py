@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from services.errors import WorkbenchError
+from services.redaction import scrub
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ def user_errors(action: str = "That did not work") -> Iterator[None]:
     try:
         yield
     except WorkbenchError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(scrub(str(exc)), icon=":material/error:")
     except Exception as exc:  # a bug: keep the page alive, keep the traceback in the log only
         log.exception("%s", action)
         st.error(f"{action}: unexpected {exc.__class__.__name__}. The details are in the server log.",

@@ -6,6 +6,7 @@ import streamlit as st
 
 from services.container import Services, build_services
 from services.errors import WorkbenchError
+from services.redaction import scrub
 
 
 @st.cache_resource(show_spinner="Starting the stores and loading the embedding model…")
@@ -18,6 +19,6 @@ def get_services() -> Services:
     try:
         return _services()
     except WorkbenchError as exc:
-        st.error(f"The workbench could not start: {exc}", icon=":material/error:")
+        st.error(scrub(f"The workbench could not start: {exc}"), icon=":material/error:")
         st.stop()
         raise  # unreachable: st.stop() raises

@@ -15,6 +15,7 @@ class Keys:
     COLLECTIONS_FLASH = "collections.flash"
     DOCUMENTS_FLASH = "documents.flash"
     ASK_CONVERSATION = "ask.conversation_id"
+    AUTH_SIGNED_IN = "auth.signed_in"  # set by components/auth.py after the right password
 
 
 _DEFAULTS: dict[str, Any] = {
@@ -25,6 +26,7 @@ _DEFAULTS: dict[str, Any] = {
     Keys.COLLECTIONS_FLASH: None,
     Keys.DOCUMENTS_FLASH: None,
     Keys.ASK_CONVERSATION: None,
+    Keys.AUTH_SIGNED_IN: False,
 }
 
 

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from services.errors import StoreUnavailable
+from services.redaction import mask_url, scrub, secret_values
 from services.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -98,7 +99,8 @@ def create_db_engine(settings: Settings) -> Engine:
             conn.execute(sa.text("SELECT 1"))
     except Exception as exc:
         where = "DATABASE_URL" if settings.database_url else "the embedded PostgreSQL"
-        raise StoreUnavailable(f"Cannot connect to {where}: {exc.__class__.__name__}: {exc}".splitlines()[0]) from exc
+        message = f"Cannot connect to {where}: {exc.__class__.__name__}: {exc}".splitlines()[0]
+        raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
     check_pgvector_available(engine)
     apply_migrations(engine)
     return engine
@@ -186,7 +188,7 @@ def postgres_health(engine: Engine, settings: Settings) -> PostgresHealth:
         ).scalar_one_or_none()
         schema = conn.execute(sa.text("SELECT max(version) FROM schema_migrations")).scalar_one()
     if settings.database_url:
-        kind, location = "DATABASE_URL", engine.url.render_as_string(hide_password=True)
+        kind, location = "DATABASE_URL", mask_url(engine.url.render_as_string(hide_password=True))
     else:
         kind, location = "embedded", str(settings.data_dir / "pg")
     return PostgresHealth(kind, str(server), str(vector or "missing"), int(schema or 0), location)

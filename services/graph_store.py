@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from services.errors import StoreUnavailable
+from services.redaction import mask_url, scrub, secret_values
 from services.settings import Settings
 
 GRAPH_NAME = "rag"
@@ -44,7 +45,7 @@ class GraphStore:
         try:
             rows = self.backend.structured_query(cypher, param_map=params or {})
         except Exception as exc:
-            raise StoreUnavailable(f"The graph store ({self.kind}) failed: {exc}") from exc
+            raise StoreUnavailable(scrub(f"The graph store ({self.kind}) failed: {exc}")) from exc
         return list(rows or [])
 
     def ping(self) -> None:
@@ -147,8 +148,9 @@ def create_graph_store(settings: Settings) -> GraphStore:
                 sanitize_query_output=False,
             )
         except Exception as exc:
-            raise StoreUnavailable(f"Cannot connect to Neo4j at {settings.neo4j_uri}: {exc}") from exc
-        store = GraphStore("Neo4j", settings.neo4j_uri, backend)
+            message = f"Cannot connect to Neo4j at {mask_url(settings.neo4j_uri)}: {exc}"
+            raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
+        store = GraphStore("Neo4j", mask_url(settings.neo4j_uri), backend)
     else:
         from llama_index.graph_stores.falkordb import FalkorDBPropertyGraphStore
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from services.errors import ConfigError, WorkbenchError
+from services.redaction import scrub, secret_values
 from services.settings import Settings
 
 
@@ -22,6 +23,7 @@ class LLMClient:
         if not settings.llm_configured:
             raise ConfigError("No LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL.")
         self.model = settings.llm_model
+        self._secrets = secret_values(settings)  # an endpoint may echo the key in its error text
         self._client = OpenAI(
             api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed",
             base_url=settings.openai_base_url, timeout=settings.llm_timeout, max_retries=1,
@@ -47,7 +49,7 @@ class LLMClient:
                 messages=[{"role": "system", "content": system}, {"role": "user", "content": content}],
             )
         except OpenAIError as exc:
-            raise LLMError(f"The LLM request failed: {exc.__class__.__name__}: {exc}") from exc
+            raise LLMError(scrub(f"The LLM request failed: {exc.__class__.__name__}: {exc}", self._secrets)) from exc
         content = (response.choices[0].message.content or "").strip() if response.choices else ""
         if content.startswith("```"):
             content = content.strip("`").removeprefix("json").strip()
@@ -71,7 +73,7 @@ class LLMClient:
                 if chunk.choices and chunk.choices[0].delta.content:
                     yield chunk.choices[0].delta.content
         except OpenAIError as exc:
-            raise LLMError(f"The LLM request failed: {exc.__class__.__name__}: {exc}") from exc
+            raise LLMError(scrub(f"The LLM request failed: {exc.__class__.__name__}: {exc}", self._secrets)) from exc
 
 
 def create_llm(settings: Settings) -> LLMClient | None:

@@ -20,6 +20,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from services.redaction import MASK, mask_url
+
 APP_NAME = "rag-memory-workbench"
 
 
@@ -110,6 +112,13 @@ class Settings(BaseSettings):
     fetch_respect_robots: bool = True
     fetch_user_agent: str = "rag-memory-workbench/1.0 (web ingestion)"
 
+    auth_mode: Literal["auto", "none", "password", "oidc"] = Field(
+        default="auto",
+        description="Login for the web app. auto: OIDC when .streamlit/secrets.toml has an [auth] section, "
+                    "else the password when RAG_AUTH_PASSWORD is set, else none.",
+    )
+    auth_password: SecretStr | None = Field(default=None, description="The web app's shared password.")
+
     @field_validator("data_dir", mode="after")
     @classmethod
     def _expand(cls, value: Path) -> Path:
@@ -147,23 +156,16 @@ class Settings(BaseSettings):
         """Settings as plain values with secrets masked, for display."""
         out: dict[str, Any] = {}
         for name, value in self.model_dump().items():
-            if isinstance(value, SecretStr) or "key" in name or "password" in name:
-                out[name] = "********" if value else None
-            elif name == "database_url" and value:
-                out[name] = _mask_url(str(value))
+            if isinstance(value, SecretStr) or name.endswith(_SECRET_SUFFIXES):
+                out[name] = MASK if value else None
+            elif isinstance(value, str) and "://" in value:
+                out[name] = mask_url(value)  # DATABASE_URL, NEO4J_URI, OPENAI_BASE_URL may carry a password
             else:
                 out[name] = str(value) if isinstance(value, Path) else value
         return out
 
 
-def _mask_url(url: str) -> str:
-    """Hide the password in a connection URL."""
-    if "@" not in url or "://" not in url:
-        return url
-    scheme, rest = url.split("://", 1)
-    creds, host = rest.rsplit("@", 1)
-    user = creds.split(":", 1)[0]
-    return f"{scheme}://{user}:********@{host}" if ":" in creds else url
+_SECRET_SUFFIXES = ("_key", "_password", "_secret", "_token")
 
 
 @lru_cache(maxsize=1)

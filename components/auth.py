@@ -1,0 +1,119 @@
+"""The login in front of every page, the Log out button, and the banner for an open network app.
+
+``Home.run()`` gets the page to run from :func:`access_gate`, and every page
+runs through ``Home.run()`` (a deep link too: see ``components/state.py``), so
+nothing of a page is drawn before the visitor is signed in. The decisions are
+in ``services/access.py``; this module only renders them.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from pydantic import ValidationError
+from streamlit.navigation.page import StreamlitPage
+
+from components.state import Keys
+from services.access import AccessPolicy, decide_access, password_matches
+from services.errors import WorkbenchError
+from services.redaction import protect
+from services.settings import Settings, get_settings
+
+LOGIN_TITLE = "RAG Memory Workbench"
+WRONG_PASSWORD = "Wrong password."
+
+
+def access_gate(pages: list[StreamlitPage]) -> StreamlitPage | None:
+    """Build the navigation behind the login; the page to run, or None while the login is drawn instead.
+
+    Also registers the settings' secrets for redaction (messages and logs), and
+    shows the exposure warning when nobody has to log in but the server listens
+    beyond this machine. The navigation is built before the login form so that
+    the form's widgets belong to the requested page, as a page's own would, and
+    a submit is not lost to a page change.
+    """
+    settings = _settings_or_stop()
+    protect(settings)
+    policy = _policy_or_stop(settings)
+    signed_in = {"none": True, "password": bool(st.session_state.get(Keys.AUTH_SIGNED_IN)),
+                 "oidc": bool(st.user.get("is_logged_in"))}[policy.method]
+    page = st.navigation(pages, position="sidebar" if signed_in else "hidden")
+    if policy.method == "password":
+        expected = settings.auth_password.get_secret_value() if settings.auth_password else ""
+        return page if _password_gate(signed_in, expected) else None
+    if policy.method == "oidc":
+        return page if _oidc_gate(signed_in) else None
+    if policy.exposed_without_login:
+        address = st.get_option("server.address") or "every network interface"
+        st.warning(f"This app listens on {address} and asks nobody to log in: anyone who can reach it can read "
+                   "and change every collection. Set RAG_AUTH_PASSWORD or configure OIDC login "
+                   "(README, 'Deploying on a network'), or listen on 127.0.0.1.", icon=":material/lock_open:")
+    return page
+
+
+def _settings_or_stop() -> Settings:
+    try:
+        return get_settings()
+    except ValidationError as exc:  # name the field and the rule, never the value given
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+        st.error(f"Invalid settings: {problems}", icon=":material/error:")
+        st.stop()
+        raise  # unreachable: st.stop() raises
+
+
+def _oidc_configured() -> bool:
+    """True when the secrets have an ``[auth]`` section (Streamlit's OIDC configuration)."""
+    return bool(st.secrets.load_if_toml_exists() and "auth" in st.secrets)
+
+
+def _policy_or_stop(settings: Settings) -> AccessPolicy:
+    try:
+        return decide_access(
+            mode=settings.auth_mode,
+            password_set=bool(settings.auth_password and settings.auth_password.get_secret_value()),
+            oidc_configured=_oidc_configured(),
+            listen_address=st.get_option("server.address"),
+        )
+    except WorkbenchError as exc:  # a login was asked for but cannot work: stay closed
+        st.error(str(exc), icon=":material/error:")
+        st.stop()
+        raise  # unreachable: st.stop() raises
+
+
+def _sign_out() -> None:
+    st.session_state[Keys.AUTH_SIGNED_IN] = False
+
+
+def _password_gate(signed_in: bool, expected: str) -> bool:
+    if signed_in:
+        st.sidebar.button("Log out", key="auth.logout", icon=":material/logout:", on_click=_sign_out)
+        return True
+    st.title(LOGIN_TITLE)
+    st.caption("Enter the password to continue.")
+    with st.form("auth.login", clear_on_submit=True):
+        typed = st.text_input("Password", type="password", key="auth.password")
+        submitted = st.form_submit_button("Log in", type="primary")
+    if submitted:
+        if password_matches(typed, expected):
+            st.session_state[Keys.AUTH_SIGNED_IN] = True
+            st.rerun()
+        st.error(WRONG_PASSWORD, icon=":material/error:")
+    return False
+
+
+def _oidc_gate(signed_in: bool) -> bool:
+    from streamlit.errors import StreamlitAPIException
+
+    if signed_in:
+        who = st.user.get("name") or st.user.get("email")
+        if who:
+            st.sidebar.caption(f"Signed in as {who}")
+        st.sidebar.button("Log out", key="auth.logout", icon=":material/logout:", on_click=st.logout)
+        return True
+    st.title(LOGIN_TITLE)
+    st.caption("Log in with your organisation's account to continue.")
+    if st.button("Log in", key="auth.oidc_login", type="primary", icon=":material/login:"):
+        try:
+            st.login()  # redirects to the identity provider configured in [auth]
+        except StreamlitAPIException as exc:  # Authlib missing, or [auth] incomplete: names keys, not values
+            st.error(f"The login is not set up correctly: {exc}", icon=":material/error:")
+    return False
