@@ -35,7 +35,7 @@ from services.sources import SourceItem
 from services.url_safety import Resolver, canonical_url, check_url, system_resolver
 
 log = logging.getLogger(__name__)
-KEPT = ("ingested", "replaced", "unchanged")
+KEPT = ("ingested", "replaced", "unchanged", "repaired")
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")  # trafilatura's Markdown escapes read badly
 
 

@@ -286,8 +286,9 @@ class DocumentService:
         """Which document in the collection has this title, and which has this content (for dedup)."""
         rows = conn.execute(
             sa.text(
-                "SELECT document_id, title, content_hash FROM collection_documents "
-                "WHERE collection_id = :c AND (title = :t OR content_hash = :h)"
+                "SELECT cd.document_id, cd.title, cd.content_hash, d.graph_status "
+                "FROM collection_documents cd JOIN documents d ON d.id = cd.document_id "
+                "WHERE cd.collection_id = :c AND (cd.title = :t OR cd.content_hash = :h)"
             ),
             {"c": collection_id, "t": title, "h": hash_},
         ).all()

@@ -55,9 +55,10 @@ class IngestResult:
 @dataclass
 class _Prepared:
     item: SourceItem
-    doc: NewDocument
-    action: str  # ingested | replaced
+    doc: NewDocument | None  # None: the stored document only needs its graph step again
+    action: str  # ingested | replaced | repaired
     note: str = ""  # e.g. why a flowchart picture stayed a picture
+    document_id: int | None = None
 
 
 def link_diagrams(extra: dict[str, Any], chunks: list[Any]) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -168,7 +169,7 @@ class IngestionService:
     ) -> IngestResult:
         reporter = JobReporter(self.jobs, job_id)
         reporter.update(files_total=len(request.items), files_done=0, chunks_total=0, chunks_embedded=0,
-                        chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0,
+                        chunks_written=0, ingested=0, replaced=0, unchanged=0, repaired=0, skipped=0, failed=0,
                         graph_facts=0, graph_entities=0, graph_failed=0)
         pending: queue.Queue[_Prepared | None] = queue.Queue(maxsize=2)
         writer = threading.Thread(target=self._writer, args=(pending, reporter, on_progress), daemon=True)
@@ -198,7 +199,7 @@ class IngestionService:
 
     def _record(self, reporter: JobReporter, item: SourceItem, status: str, reason: str = "", **extra: Any) -> None:
         reporter.item(title=item.title, source=item.source, status=status, reason=reason, **extra)
-        counter = status if status in ("ingested", "replaced", "unchanged", "failed") else "skipped"
+        counter = status if status in ("ingested", "replaced", "unchanged", "repaired", "failed") else "skipped"
         reporter.add(**{counter: 1})
 
     def _prepare(self, item: SourceItem, coll: Collection, mode: Mode, reporter: JobReporter) -> _Prepared | None:
@@ -225,10 +226,12 @@ class IngestionService:
             self._record(reporter, item, "skipped", f"Identical content is already in this collection as {by_hash.title!r}.")
             return None
         if by_title is not None:
-            if mode == "ingest":
+            if mode == "ingest" and not (by_title.content_hash == digest and by_title.graph_status == "failed"):
                 self._record(reporter, item, "skipped",
                              f"A document titled {item.title!r} is already in this collection; use mode 'reingest' to replace it.")
                 return None
+            if by_title.content_hash == digest and self.graph is not None and by_title.graph_status == "failed":
+                return _Prepared(item, None, "repaired", document_id=by_title.document_id)
             if by_title.content_hash == digest:
                 self._record(reporter, item, "unchanged", "Same content as the stored version.", document_id=by_title.document_id)
                 return None
@@ -292,15 +295,20 @@ class IngestionService:
         return reporter.items[before] if len(reporter.items) > before else {"status": "failed", "reason": "not recorded"}
 
     def _write(self, prepared: _Prepared, reporter: JobReporter) -> None:
-        item = prepared.item
+        item, doc = prepared.item, prepared.doc
         try:
-            with self.engine.begin() as conn:
-                doc_id = write_document(conn, prepared.doc)
-            reporter.add(chunks_written=len(prepared.doc.chunks))
+            if doc is None:  # repair: the chunks are stored, the graph step failed or was interrupted
+                doc_id, chunks = int(prepared.document_id or 0), 0
+            else:
+                with self.engine.begin() as conn:
+                    doc_id = write_document(conn, doc)
+                chunks = len(doc.chunks)
+                reporter.add(chunks_written=chunks)
             graph = self._graph_phase(doc_id, reporter)
             reason = "; ".join(r for r in (prepared.note, graph.get("error", "")) if r)
-            self._record(reporter, item, prepared.action, reason, document_id=doc_id,
-                         chunks=len(prepared.doc.chunks), **graph)
+            if doc is None and not reason:
+                reason = "Already stored; its unfinished graph step was completed."
+            self._record(reporter, item, prepared.action, reason, document_id=doc_id, chunks=chunks, **graph)
         except IntegrityError as exc:
             constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""
             if constraint.startswith("collection_documents"):

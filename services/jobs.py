@@ -180,7 +180,21 @@ class JobService:
                     ),
                     {"ids": dead},
                 )
+                conn.execute(sa.text(_FAIL_ORPHANED_GRAPH_STEPS), {"ids": dead})
         return len(dead)
+
+
+# A dead ingest may have stored documents whose graph step never finished. Once no job runs in
+# their collection any more, mark them failed, which the next ingest of the same files repairs.
+_FAIL_ORPHANED_GRAPH_STEPS = """
+UPDATE documents d SET graph_status = 'failed', graph_updated_at = now(),
+       graph_error = 'Interrupted: the ingest stopped before the graph step finished. '
+                     'Run the same ingest again or use "rebuild graph" to repair it.'
+FROM jobs j, collection_documents cd
+WHERE j.id = ANY(:ids) AND cd.collection_id = j.collection_id AND cd.document_id = d.id
+  AND d.graph_status = 'pending' AND d.updated_at >= j.started_at
+  AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.status = 'running' AND r.collection_id = j.collection_id)
+"""
 
 
 def _pid_alive(pid: int) -> bool:

@@ -151,7 +151,7 @@ def test_ingest_file_and_directory_with_progress(session, services, names, tmp_p
 
         out = ok(await client.call_tool("ingest_directory", {"collection": name, "path": str(folder), "include": ["*"]},
                                         progress_callback=on_progress))
-        assert out["counts"] == {"ingested": 5, "replaced": 0, "unchanged": 0, "skipped": 1, "failed": 0}
+        assert out["counts"] == {"ingested": 5, "replaced": 0, "unchanged": 0, "repaired": 0, "skipped": 1, "failed": 0}
         assert out["items_truncated"] is False and "Job" in out["summary"]
         bad = error_text(await client.call_tool("ingest_directory", {"collection": name, "path": str(tmp_path / "none")}))
         assert "is not a directory" in bad
