@@ -17,6 +17,7 @@ from services.errors import (
     ValidationFailed,
     WorkbenchError,
 )
+from services.metadata_schema import json_problem, refuse_json_constant
 from services.redaction import scrub
 
 # First match wins; StoreUnavailable is a ConfigError. Anything else a service raises on purpose is 1.
@@ -69,9 +70,11 @@ def parse_json(value: str | None, option: str, *, kind: type = dict) -> Any:
     if value is None or value == "":
         return None
     try:
-        parsed = json.loads(value)
+        parsed = json.loads(value, parse_constant=refuse_json_constant)
     except json.JSONDecodeError as exc:
         raise CliError(f"{option} is not valid JSON: {exc.msg} (at character {exc.pos}).", 2) from None
+    except (RecursionError, ValueError) as exc:  # nested thousands deep, or NaN/Infinity
+        raise CliError(f"{option} is not valid JSON: {json_problem(exc)}", 2) from None
     if not isinstance(parsed, kind):
         raise CliError(f"{option} must be a JSON {'object' if kind is dict else kind.__name__}.", 2)
     return parsed

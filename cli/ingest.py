@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 import click
@@ -12,33 +11,10 @@ import click
 from cli.context import get_services
 from cli.errors import fail_unless_done, parse_json
 from cli.output import emit, json_option
-from services.errors import ValidationFailed
-from services.ingest_requests import directory_request, files_request, text_request
+from services.ingest_requests import directory_request, paths_request, text_request
 from services.ingestion import IngestRequest, IngestResult
-from services.settings import Settings
-from services.sources import resolve_directory
 
 COUNTERS = ("ingested", "replaced", "unchanged", "skipped", "failed")
-
-
-def read_files(paths: list[str], settings: Settings) -> list[tuple[str, bytes]]:
-    """(name, bytes) for each file, confined to ``allowed_roots`` like directory ingest.
-
-    At most ``max_file_bytes + 1`` bytes are read, so an oversize file is
-    reported as skipped without being loaded whole.
-    """
-    out = []
-    for raw in paths:
-        path = Path(raw).expanduser().resolve()
-        if not path.is_file():
-            raise ValidationFailed(f"{path} is not a file on this machine.")
-        resolve_directory(str(path.parent), settings.allowed_roots)
-        try:
-            with path.open("rb") as fh:
-                out.append((path.name, fh.read(settings.max_file_bytes + 1)))
-        except OSError as exc:
-            raise ValidationFailed(f"{path} could not be read: {exc.strerror or exc}") from None
-    return out
 
 
 def summary(result: IngestResult) -> str:
@@ -124,11 +100,13 @@ def text(collection: str, text: str | None, title: str, mode: str, metadata: str
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @common
 def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | None, as_json: bool) -> None:
-    """Ingest one or more files (.txt .md .html .docx .pdf); each file's name is its title."""
+    """Ingest one or more files (.txt .md .html .docx .pdf); each file's name is its title.
+
+    Files are read one at a time; one over max_file_bytes is skipped by its size on disk, unread.
+    """
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
-    request = files_request(collection, read_files(list(paths), svc.settings), settings=svc.settings,
-                            metadata=meta, mode=mode)  # type: ignore[arg-type]
+    request = paths_request(collection, list(paths), settings=svc.settings, metadata=meta, mode=mode)  # type: ignore[arg-type]
     run_request(request, as_json)
 
 

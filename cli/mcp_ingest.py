@@ -19,11 +19,11 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from cli.ingest import COUNTERS, read_files, summary
+from cli.ingest import COUNTERS, summary
 from cli.mcp_server import services_of, tool_errors
 from cli.output import to_jsonable
 from services.container import Services
-from services.ingest_requests import directory_request, files_request, text_request
+from services.ingest_requests import directory_request, paths_request, text_request
 from services.ingestion import IngestRequest, IngestResult
 
 log = logging.getLogger(__name__)
@@ -122,8 +122,7 @@ def register(server: MCPServer[Any]) -> None:
     ) -> dict[str, Any]:
         """Ingest one file that is on the server's disk; its file name becomes the title. Returns the job outcome."""
         def build(svc: Services) -> IngestRequest:
-            return files_request(collection, read_files([path], svc.settings), settings=svc.settings,
-                                 metadata=metadata, mode=mode)
+            return paths_request(collection, [path], settings=svc.settings, metadata=metadata, mode=mode)
 
         return await run_ingest(ctx, build)
 

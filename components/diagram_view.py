@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.markdown_text import md_escape
 from components.mermaid_view import show_mermaid
 from services.container import Services
 from services.errors import WorkbenchError
@@ -15,9 +16,9 @@ def show_diagram(svc: Services, diagram_id: str, *, key: str, link: bool = True)
     try:
         view = svc.diagrams.get(diagram_id)
     except WorkbenchError as exc:
-        st.caption(f"Diagram unavailable: {exc}")
+        st.caption(f"Diagram unavailable: {md_escape(exc)}")
         return
-    st.caption(f"Flowchart {view.index} of “{view.document_title}”")
+    st.caption(f"Flowchart {view.index} of “{md_escape(view.document_title)}”")
     if view.mermaid:
         show_mermaid(view.mermaid, height=520, file_name=f"{diagram_id}.mmd", key=f"{key}.mmd")
         if view.image:

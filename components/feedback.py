@@ -10,7 +10,9 @@ from typing import Any
 
 import streamlit as st
 
+from components.markdown_text import md_escape
 from services.errors import WorkbenchError
+from services.metadata_schema import json_problem, refuse_json_constant
 from services.redaction import scrub
 
 log = logging.getLogger(__name__)
@@ -22,7 +24,7 @@ def user_errors(action: str = "That did not work") -> Iterator[None]:
     try:
         yield
     except WorkbenchError as exc:
-        st.error(scrub(str(exc)), icon=":material/error:")
+        st.error(md_escape(scrub(str(exc))), icon=":material/error:")  # messages quote user text
     except Exception as exc:  # a bug: keep the page alive, keep the traceback in the log only
         log.exception("%s", action)
         st.error(f"{action}: unexpected {exc.__class__.__name__}. The details are in the server log.",
@@ -34,10 +36,13 @@ def parse_json_object(text: str, what: str) -> dict[str, Any] | None:
     if not (text or "").strip():
         return {}
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=refuse_json_constant)
     except json.JSONDecodeError as exc:
         st.error(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).",
                  icon=":material/error:")
+        return None
+    except (RecursionError, ValueError) as exc:  # nested thousands deep, or NaN/Infinity
+        st.error(f"{what} is not valid JSON: {json_problem(exc)}", icon=":material/error:")
         return None
     if not isinstance(value, dict):
         st.error(f"{what} must be a JSON object, like {{\"year\": 1990}}.", icon=":material/error:")

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_agraph import Config, Edge, Node, agraph
 
+from components.markdown_text import md_escape
 from services.graph_model import Fact, Subgraph
 
 TYPE_COLOURS = {
@@ -49,7 +50,8 @@ def show_fact_sources(facts: list[Fact], *, limit: int = 20) -> None:
     for fact in facts[:limit]:
         with st.container(border=True):
             until = fact.valid_until or "now"
-            st.markdown(f"**{_esc(fact.source)}** — {_esc(fact.relation.replace('_', ' '))} → **{_esc(fact.target)}**")
+            st.markdown(f"**{md_escape(fact.source)}** — {md_escape(fact.relation.replace('_', ' '))} → "
+                        f"**{md_escape(fact.target)}**")
             st.caption(f"{fact.status} · valid {fact.valid_from} → {until} · date from {fact.date_source}")
             st.text(fact.sentence)
             if fact.document_id is not None:
@@ -58,6 +60,3 @@ def show_fact_sources(facts: list[Fact], *, limit: int = 20) -> None:
     if len(facts) > limit:
         st.caption(f"… and {len(facts) - limit} more facts in the table.")
 
-
-def _esc(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~:$" else ch for ch in text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from components.markdown_text import md_escape
 from services.container import Services
 from services.jobs import Job
 
@@ -36,7 +37,7 @@ def show_job(svc: Services, job_id: int) -> Job:
              "failed": "Failed", "interrupted": "Interrupted"}[job.status]
     st.progress(_fraction(job) if job.status == "running" else 1.0, text=f"{label} {progress_text(job)}")
     if job.error:
-        st.error(job.error, icon=":material/error:")
+        st.error(md_escape(job.error), icon=":material/error:")
     problems = [i for i in job.items if i["status"] in ("skipped", "failed")]
     if job.finished and problems:
         st.warning(f"{len(problems)} file(s) were skipped or failed:", icon=":material/warning:")

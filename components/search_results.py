@@ -6,6 +6,7 @@ import streamlit as st
 
 from components.diagram_view import show_diagram
 from components.highlight import show_highlighted
+from components.markdown_text import md_escape
 from services.container import Services
 from services.search import SearchHit, SearchResponse
 
@@ -22,14 +23,14 @@ def _score_line(hit: SearchHit, mode: str) -> str:
 def show_hit(rank: int, hit: SearchHit, mode: str, svc: Services | None = None) -> None:
     with st.container(border=True):
         head, link = st.columns([5, 1])
-        head.markdown(f"**{rank}. {_md_escape(hit.title)}**")
+        head.markdown(f"**{rank}. {md_escape(hit.title)}**")
         with link:
             st.page_link("pages/documents.py", label="View document", icon=":material/open_in_new:",
                          query_params={"doc": str(hit.document_id), "chunk": str(hit.chunk_index)})
         where = f"chunk {hit.chunk_index} · characters {hit.char_start}–{hit.char_end}"
         if hit.heading_path:
             where += " · " + " › ".join(hit.heading_path)
-        st.caption(_score_line(hit, mode) + " · " + _md_escape(where))
+        st.caption(_score_line(hit, mode) + " · " + md_escape(where))
         show_highlighted(hit.segments or [(hit.text, False)])
         diagram_id = hit.chunk_metadata.get("associated_diagram_id")
         if diagram_id and svc is not None:
@@ -39,7 +40,7 @@ def show_hit(rank: int, hit: SearchHit, mode: str, svc: Services | None = None) 
 
 def show_response(response: SearchResponse, svc: Services | None = None) -> None:
     for note in response.notes:
-        st.info(note, icon=":material/info:")
+        st.info(md_escape(note), icon=":material/info:")
     if not response.hits:
         st.warning("No result above the threshold. Lower the threshold, or try keyword or hybrid mode.",
                    icon=":material/search_off:")
@@ -50,13 +51,3 @@ def show_response(response: SearchResponse, svc: Services | None = None) -> None
     for rank, hit in enumerate(response.hits, start=1):
         show_hit(rank, hit, response.mode, svc)
 
-
-def _md_escape(text: str) -> str:
-    """Escape Markdown (and Streamlit's :directives: and $math$) in user text shown via st.markdown."""
-    out = []
-    for ch in text:
-        if ch in "\\`*_{}[]()#+-.!|<>~:$":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    return "".join(out)

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from components.feedback import user_errors
+from components.markdown_text import md_escape
 from services.container import Services
 from services.crawl import CrawlRequest, CrawlService
 
@@ -35,7 +36,7 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
     if analysis is not None:
         st.write(f"{analysis.total_found} URLs found from the {analysis.source}.")
         if analysis.stopped_early:
-            st.info(f"Stopped early: {analysis.reason} The counts are what was found until then.",
+            st.info(f"Stopped early: {md_escape(analysis.reason)} The counts are what was found until then.",
                     icon=":material/timer:")
         groups = [g.pattern for g in analysis.groups]
         st.dataframe(pd.DataFrame([{"pattern": g.pattern, "pages": g.count, "example": (g.sample or [""])[0]}

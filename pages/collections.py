@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from components.feedback import parse_json_object, user_errors
+from components.markdown_text import md_escape
 from components.resources import get_services
 from components.state import Keys, flash, init_state
 
@@ -28,7 +29,7 @@ with st.expander("Create a collection", expanded=not svc.collections.list(), ico
                 with user_errors("Could not create the collection"):
                     created = svc.collections.create(name=name, description=description, metadata_schema=schema)
                     st.session_state[Keys.COLLECTIONS_SELECTED] = created.name
-                    flash(Keys.COLLECTIONS_FLASH, f"Created collection {created.name!r}.")
+                    flash(Keys.COLLECTIONS_FLASH, md_escape(f"Created collection {created.name!r}."))
                     st.rerun()
 
 collections = svc.collections.list()
@@ -80,14 +81,14 @@ with schema_tab:
                     flash(Keys.COLLECTIONS_FLASH, "Schema updated.")
                     st.rerun()
 with danger:
-    st.warning(f"Deleting {coll.name!r} removes it and the {coll.document_count} documents that only it holds, "
+    st.warning(f"Deleting {md_escape(repr(coll.name))} removes it and the {coll.document_count} documents that only it holds, "
                "with their chunks.", icon=":material/warning:")
     confirm = st.text_input("Type the collection name to confirm", key="collections.confirm_delete")
     if st.button("Delete collection", type="primary", disabled=confirm.strip() != coll.name):
         with user_errors("Could not delete"):
             removed = svc.collections.delete(coll.name)
             st.session_state[Keys.COLLECTIONS_SELECTED] = None
-            flash(Keys.COLLECTIONS_FLASH, f"Deleted {coll.name!r} and {removed} document(s).")
+            flash(Keys.COLLECTIONS_FLASH, md_escape(f"Deleted {coll.name!r} and {removed} document(s)."))
             st.rerun()
 
 with st.expander("Schema as JSON, for the CLI", icon=":material/code:"):

@@ -7,6 +7,7 @@ import streamlit as st
 
 from components.feedback import parse_json_object, user_errors
 from components.highlight import show_highlighted
+from components.markdown_text import md_escape
 from components.resources import get_services
 from components.state import Keys, flash, init_state
 
@@ -55,9 +56,9 @@ with user_errors("Could not open the document"):
 if view is None:
     st.stop()
 doc = view.summary
-st.subheader(doc.title)
-st.caption(f"id {doc.id} · {doc.source_type} · {doc.source} · version {doc.version} · {doc.chunk_count} chunks · "
-           f"collections: {', '.join(doc.collections)}")
+st.subheader(md_escape(doc.title))
+st.caption(md_escape(f"id {doc.id} · {doc.source_type} · {doc.source} · version {doc.version} · "
+                     f"{doc.chunk_count} chunks · collections: {', '.join(doc.collections)}"))
 
 chunk_param, chunk_id_param = params.get("chunk"), params.get("chunk_id")
 focus = next((c for c in view.chunks if (chunk_param and str(c.chunk_index) == chunk_param)
@@ -66,7 +67,7 @@ graph_line = {"done": f"graph: {doc.graph_entities} entities, {doc.graph_facts} 
               "pending": "graph: pending (not extracted yet; rebuild it on the Ingest page)",
               "failed": f"graph: FAILED ({doc.graph_error}); rebuild it on the Ingest page",
               "disabled": "graph: off", "none": "graph: not built"}.get(doc.graph_status, doc.graph_status)
-st.caption(graph_line)
+st.caption(md_escape(graph_line))
 content_tab, chunks_tab, meta_tab, delete_tab = st.tabs(["Content", "Chunks", "Metadata", "Delete"])
 with content_tab:
     if focus is not None:
@@ -101,5 +102,5 @@ with delete_tab:
         with user_errors("Could not delete"):
             svc.documents.delete(doc.id)
             st.query_params.clear()
-            flash(Keys.DOCUMENTS_FLASH, f"Deleted {doc.title!r}.")
+            flash(Keys.DOCUMENTS_FLASH, md_escape(f"Deleted {doc.title!r}."))
             st.rerun()

@@ -6,6 +6,7 @@ import streamlit as st
 
 from components.feedback import user_errors
 from components.graph_view import facts_frame, show_canvas, show_fact_sources
+from components.markdown_text import md_escape
 from components.mermaid_view import show_mermaid
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
@@ -53,7 +54,7 @@ with user_errors("Entity search failed"):
     else:
         entities = svc.graph.find_entities(text, [coll.id], limit=50)
 counts = svc.graph.counts([coll.id])
-st.caption(f"{counts['entities']} entities · {counts['facts']} facts in {coll.name!r}")
+st.caption(f"{counts['entities']} entities · {counts['facts']} facts in {md_escape(repr(coll.name))}")
 if not entities:
     st.info("No entity matches. Ingest documents, or check the graph status on the Ingest page.", icon=":material/info:")
     st.stop()
@@ -95,7 +96,7 @@ with canvas_tab:
         clicked = show_canvas(subgraph, focus=focus, key=f"graph.canvas.{coll.id}.{focus}")
         chosen = clicked if clicked in subgraph.nodes else focus
         node = subgraph.nodes.get(chosen)
-        st.markdown(f"**Facts of {node.name if node else chosen}** (click a node to change)")
+        st.markdown(f"**Facts of {md_escape(node.name if node else chosen)}** (click a node to change)")
         show_fact_sources([f for f in subgraph.facts if chosen in (f.source_key, f.target_key)])
 with mermaid_tab:
     if subgraph.facts:

@@ -4,6 +4,7 @@ import streamlit as st
 
 from components.feedback import parse_json_object, user_errors
 from components.jobs_view import jobs_table, show_job
+from components.markdown_text import md_escape
 from components.resources import get_services
 from components.state import Keys, init_state
 from components.url_ingest import url_tab
@@ -119,7 +120,7 @@ if svc.graph is not None:
     by_status: dict[str, int] = {}
     for d in docs:
         by_status[d.graph_status] = by_status.get(d.graph_status, 0) + 1
-    st.caption(f"{coll.name}: " + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "no documents"))
+    st.caption(f"{md_escape(coll.name)}: " + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "no documents"))
     troubled = [d for d in docs if d.graph_status in ("pending", "failed", "none")]
     if troubled:
         st.dataframe(

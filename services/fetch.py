@@ -121,7 +121,10 @@ class Fetcher:
             result = self._get(first, current, types, timeout)
             if not isinstance(result, str):
                 return result
-            nxt = canonical_url(urljoin(current, result)) if result else ""
+            try:
+                nxt = canonical_url(urljoin(current, result)) if result else ""
+            except UnsafeURL as exc:  # e.g. a redirect to file:// or gopher://
+                return FetchResult(first, current, None, reason=f"Redirected to a URL that cannot be fetched: {exc}")
             if not nxt or nxt in seen:
                 return FetchResult(first, current, None, reason=f"Redirect loop at {current}.")
             seen.add(nxt)

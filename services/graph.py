@@ -252,8 +252,9 @@ class GraphService:
                       status: str | None = None, valid_from: str | None = None, valid_until: str | None = None,
                       limit: int = 300) -> Subgraph:
         """Facts within ``depth`` hops (1–3) of an entity, filtered by relation, status and time window."""
-        if not 1 <= int(depth) <= MAX_HOPS:
-            raise ValidationFailed(f"Depth must be between 1 and {MAX_HOPS}.")
+        depth = _whole(depth, "Depth")
+        if not 1 <= depth <= MAX_HOPS:
+            raise ValidationFailed(f"Depth must be between 1 and {MAX_HOPS}, not {depth}.")
         if status not in (None, "current", "superseded"):
             raise ValidationFailed("Status must be current or superseded.")
         rows = self.store.query(q.neighbourhood(depth), {
@@ -286,8 +287,9 @@ class GraphService:
 
     def paths(self, collection_id: int, a: str, b: str, *, max_hops: int = 3, limit: int = 5) -> list[list[Fact]]:
         """Shortest paths between two entities (breadth-first over facts, up to ``max_hops``)."""
-        if not 1 <= int(max_hops) <= MAX_HOPS:
-            raise ValidationFailed(f"max_hops must be between 1 and {MAX_HOPS}.")
+        max_hops = _whole(max_hops, "max_hops")
+        if not 1 <= max_hops <= MAX_HOPS:
+            raise ValidationFailed(f"max_hops must be between 1 and {MAX_HOPS}, not {max_hops}.")
         if a == b:
             return []
         around = self.neighbourhood(collection_id, a, depth=max_hops, limit=MAX_LIMIT)
@@ -316,6 +318,16 @@ class GraphService:
         return found
 
 
-def _clamp(value: int, low: int, high: int) -> int:
-    return max(low, min(int(value), high))
+def _whole(value: Any, what: str) -> int:
+    """An integer from an int or a whole-number string; :class:`ValidationFailed` otherwise."""
+    if isinstance(value, bool):
+        raise ValidationFailed(f"{what} must be a whole number, got {value!r}.")
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValidationFailed(f"{what} must be a whole number, got {value!r}.") from None
+
+
+def _clamp(value: Any, low: int, high: int) -> int:
+    return max(low, min(_whole(value, "limit"), high))
 

@@ -9,7 +9,7 @@ from typing import Any
 from services.documents import content_hash
 from services.ingestion import IngestRequest, Mode
 from services.settings import Settings
-from services.sources import directory_sources, resolve_directory, text_source, upload_sources
+from services.sources import directory_sources, path_sources, resolve_directory, text_source, upload_sources
 
 
 def text_request(collection: str, *, title: str, text: str, metadata: dict[str, Any] | None = None,
@@ -23,6 +23,18 @@ def files_request(collection: str, files: list[tuple[str, bytes]], *, settings: 
     items = upload_sources(files, metadata, max_bytes=settings.max_file_bytes)
     digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
     return IngestRequest(collection, "files", mode, items, {"names": sorted(n for n, _ in files), "hashes": digest})
+
+
+def paths_request(collection: str, paths: list[str], *, settings: Settings,
+                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest") -> IngestRequest:
+    """Files named by path on this machine (CLI, MCP); read one at a time, size-checked first."""
+    items = path_sources(paths, metadata, allowed_roots=settings.allowed_roots, max_bytes=settings.max_file_bytes)
+    stamps = []  # the job key: the same files, unchanged on disk, are the same request
+    for item in items:
+        stat = Path(item.source).stat()
+        stamps.append(f"{item.source}:{stat.st_size}:{stat.st_mtime_ns}")
+    digest = hashlib.sha256("\n".join(sorted(stamps)).encode()).hexdigest()
+    return IngestRequest(collection, "files", mode, items, {"names": sorted(i.title for i in items), "hashes": digest})
 
 
 def directory_request(collection: str, path: str, *, settings: Settings, include: list[str] | None = None,

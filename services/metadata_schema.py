@@ -19,6 +19,7 @@ from services.errors import ValidationFailed
 FIELD_TYPES = ("string", "integer", "number", "boolean", "date", "list")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 MAX_METADATA_CHARS = 20_000
+MAX_METADATA_DEPTH = 32
 
 
 def normalise_schema(raw: Any) -> dict[str, Any]:
@@ -121,12 +122,46 @@ def _coerce(name: str, kind: str, value: Any) -> Any:
     raise bad
 
 
+def refuse_json_constant(name: str) -> Any:
+    """``parse_constant`` for :func:`json.loads`: NaN and Infinity are not JSON, though Python accepts them."""
+    raise ValueError(f"{name} is not a JSON value; use a number or null.")
+
+
+def json_problem(exc: BaseException) -> str:
+    """A sentence for a parse failure :func:`json.loads` reports as RecursionError or ValueError."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply."
+    return str(exc)
+
+
+def check_json_shape(value: Any, what: str, *, max_depth: int = MAX_METADATA_DEPTH) -> None:
+    """Refuse JSON nested deeper than ``max_depth`` or holding NUL characters (PostgreSQL rejects them).
+
+    Walks iteratively, so a hostile 100,000-level value cannot exhaust the stack here.
+    """
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            raise ValidationFailed(f"{what} is nested too deeply (more than {max_depth} levels).")
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(key, str) and "\x00" in key:
+                    raise ValidationFailed(f"{what} cannot contain NUL characters (\\u0000), found in key {key!r}.")
+                stack.append((inner, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((inner, depth + 1) for inner in item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise ValidationFailed(f"{what} cannot contain NUL characters (\\u0000).")
+
+
 def validate_metadata(schema: dict[str, Any], metadata: Any) -> dict[str, Any]:
     """Return ``metadata`` checked and coerced against ``schema``; raise :class:`ValidationFailed`."""
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
         raise ValidationFailed("Metadata must be a JSON object.")
+    check_json_shape(metadata, "Metadata")
     try:
         size = len(json.dumps(metadata, default=str, allow_nan=False))
     except ValueError:

@@ -7,6 +7,7 @@ as ``#`` lines so the chunker can record heading paths.
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 import zipfile
@@ -50,12 +51,7 @@ def decode_text(data: bytes, name: str) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        from charset_normalizer import from_bytes
-
-        best = from_bytes(data[:1_000_000]).best()
-        if best is None or best.encoding is None:
-            raise UnsupportedInput(f"{name}: not valid text in any encoding we could detect.") from None
-        text = data.decode(best.encoding, errors="replace")
+        text = _mostly_utf8(data) or _detected(data, name)
     if not text.strip():
         raise UnsupportedInput(f"{name}: the file has no text.")
     controls = sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\t\n\r\f")
@@ -64,6 +60,41 @@ def decode_text(data: bytes, name: str) -> str:
     if text.count("\ufffd") > 0.05 * len(text):
         raise UnsupportedInput(f"{name}: the text is mostly undecodable bytes.")
     return text
+
+
+def _cp1252_fallback(err: UnicodeDecodeError) -> tuple[str, int]:
+    """Decode bytes that are not UTF-8 as Windows-1252 (Latin-1 where it has no character)."""
+    bad = err.object[err.start : err.end]
+    return "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in bad), err.end
+
+
+codecs.register_error("rag-cp1252-fallback", _cp1252_fallback)
+
+
+def _mostly_utf8(data: bytes) -> str | None:
+    """Text that is UTF-8 with some stray single-byte (Latin-1/cp1252) characters, as files pasted together are.
+
+    Used when valid multi-byte UTF-8 characters outnumber the bytes that are not
+    UTF-8; each stray byte is read as cp1252, so both parts come out right. Text in
+    other encodings (Latin-1 alone, GBK, Shift-JIS...) rarely passes this test and
+    goes to detection instead.
+    """
+    body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
+    replaced = body.decode("utf-8", errors="replace")
+    invalid = replaced.count("\ufffd")
+    multibyte = sum(1 for ch in replaced if ord(ch) > 0x7F) - invalid
+    if multibyte == 0 or invalid > multibyte:
+        return None
+    return body.decode("utf-8", errors="rag-cp1252-fallback")
+
+
+def _detected(data: bytes, name: str) -> str:
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data[:1_000_000]).best()
+    if best is None or best.encoding is None:
+        raise UnsupportedInput(f"{name}: not valid text in any encoding we could detect.")
+    return data.decode(best.encoding, errors="replace")
 
 
 def _check_zip(data: bytes, name: str) -> None:
@@ -108,20 +139,27 @@ def parse_docx(data: bytes, name: str) -> ParsedText:
 
 
 def parse_pdf(data: bytes, name: str) -> ParsedText:
+    """Text of every page. A PDF encrypted with an empty user password (owner restrictions only) is opened."""
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import LimitReachedError
 
     if not data.startswith(b"%PDF"):
         raise UnsupportedInput(f"{name}: not a PDF file (no %PDF header).")
     try:
         reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            raise UnsupportedInput(f"{name}: the PDF is encrypted.")
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise UnsupportedInput(f"{name}: the PDF is encrypted with a password; remove it and try again.")
         pages = [(page.extract_text() or "").strip() for page in reader.pages]
     except UnsupportedInput:
         raise
-    except (PdfReadError, Exception) as exc:  # pypdf raises many types on corrupt input
-        raise UnsupportedInput(f"{name}: the PDF could not be read ({exc.__class__.__name__}).") from None
+    except LimitReachedError:
+        raise UnsupportedInput(
+            f"{name}: refused, a compressed stream would expand past pypdf's decompression limit (a PDF bomb?)."
+        ) from None
+    except Exception as exc:  # pypdf raises many types on corrupt input
+        raise UnsupportedInput(
+            f"{name}: the PDF could not be read; it is corrupt or truncated ({exc.__class__.__name__})."
+        ) from None
     text = "\n\n".join(p for p in pages if p)
     if not text.strip():
         raise UnsupportedInput(f"{name}: the PDF has no extractable text (is it a scan?).")
@@ -201,6 +239,8 @@ def parse_bytes(data: bytes, name: str, *, max_bytes: int) -> ParsedText:
         raise UnsupportedInput(
             f"{name}: {len(data) / 1_048_576:.1f} MB is over the {max_bytes / 1_048_576:.0f} MB limit (max_file_bytes)."
         )
+    if not data:
+        raise UnsupportedInput(f"{name}: the file is empty.")
     if suffix == ".docx":
         return parse_docx(data, name)
     if suffix == ".pdf":

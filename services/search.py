@@ -9,6 +9,7 @@ candidates (a keyword match needs no threshold to count in hybrid).
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from sqlalchemy.engine import Engine
 from services.collections import Collection, CollectionService
 from services.embeddings import Embedder, vector_literal
 from services.errors import ValidationFailed
+from services.metadata_schema import check_json_shape
 
 SearchMode = Literal["semantic", "keyword", "hybrid"]
 MAX_QUERY_CHARS = 2_000
@@ -63,6 +65,11 @@ def _filter_sql(filters: dict[str, Any] | None, params: dict[str, Any]) -> str:
         return ""
     if not isinstance(filters, dict):
         raise ValidationFailed("Filters must be a JSON object of field: value.")
+    check_json_shape(filters, "Filters")
+    try:
+        json.dumps(filters, allow_nan=False)
+    except (TypeError, ValueError):
+        raise ValidationFailed("Filters must be plain JSON values (no NaN or infinite numbers).") from None
     clauses, equal = [], {}
     for i, (key, cond) in enumerate(filters.items()):
         if not isinstance(key, str) or not key:
@@ -94,6 +101,36 @@ def _filter_sql(filters: dict[str, Any] | None, params: dict[str, Any]) -> str:
         params["feq"] = json.dumps(equal)
         clauses.append("d.metadata @> CAST(:feq AS jsonb)")
     return "".join(f" AND {c}" for c in clauses)
+
+
+def finite_number(value: Any, what: str) -> float:
+    """A finite number from a number or numeric string; :class:`ValidationFailed` for anything else."""
+    if isinstance(value, bool):
+        raise ValidationFailed(f"{what} must be a number, got {value!r}.")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValidationFailed(f"{what} must be a number, got {value!r}.") from None
+    if not math.isfinite(number):
+        raise ValidationFailed(f"{what} must be a finite number, got {value!r}.")
+    return number
+
+
+def clamp_limit_and_threshold(limit: Any, threshold: Any, notes: list[str]) -> tuple[int, float]:
+    """Clamp ``limit`` to 1–MAX_LIMIT and ``threshold`` to [-1, 1], saying so in ``notes`` when changed.
+
+    The CLI and MCP refuse out-of-range values at their edge and the page's widgets
+    cannot produce them; this is the service's own guarantee for any other caller.
+    """
+    raw_limit = finite_number(limit, "limit")
+    clamped_limit = max(1, min(int(raw_limit), MAX_LIMIT))
+    if clamped_limit != raw_limit:
+        notes.append(f"limit {limit!r} is outside 1–{MAX_LIMIT}; {clamped_limit} was used.")
+    raw_threshold = finite_number(threshold, "threshold")
+    clamped_threshold = max(-1.0, min(raw_threshold, 1.0))
+    if clamped_threshold != raw_threshold:
+        notes.append(f"threshold {threshold!r} is outside -1 to 1; {clamped_threshold:g} was used.")
+    return clamped_limit, clamped_threshold
 
 
 def _rrf(ranked_lists: list[tuple[list[int], float]], k: int) -> dict[int, float]:
@@ -145,16 +182,15 @@ class SearchService:
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
         threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
     ) -> SearchResponse:
-        query = (query or "").strip()
+        query = (query or "").replace("\x00", " ").strip()  # PostgreSQL text cannot hold NUL
         if not query:
             raise ValidationFailed("Type something to search for.")
         if len(query) > MAX_QUERY_CHARS:
             raise ValidationFailed(f"A query is at most {MAX_QUERY_CHARS} characters.")
         if mode not in ("semantic", "keyword", "hybrid"):
             raise ValidationFailed("mode must be semantic, keyword or hybrid.")
-        limit = max(1, min(int(limit), MAX_LIMIT))
-        threshold = max(-1.0, min(float(threshold), 1.0))
         notes: list[str] = []
+        limit, threshold = clamp_limit_and_threshold(limit, threshold, notes)
         timings: dict[str, float] = {}
         scope = self._scope(collections, mode, notes)
         if not scope:

@@ -32,12 +32,23 @@ class SourceItem:
     skip_reason: str | None = None  # known up front (unsupported type, outside root...)
 
 
+def metadata_object(metadata: Any) -> dict[str, Any]:
+    """A copy of request-wide metadata, which must be a JSON object (checked in full per item)."""
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise ValidationFailed("Metadata must be a JSON object, like {\"year\": 1990}.")
+    return dict(metadata)
+
+
 def clean_title(title: str) -> str:
     title = " ".join((title or "").split())
     if not title:
         raise ValidationFailed("A document needs a title.")
     if len(title) > MAX_TITLE:
         raise ValidationFailed(f"A title is at most {MAX_TITLE} characters.")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
+        raise ValidationFailed("A title cannot contain control characters (such as NUL).")
     return title
 
 
@@ -45,19 +56,42 @@ def text_source(title: str, text: str, metadata: dict[str, Any] | None = None) -
     title = clean_title(title)
     if not (text or "").strip():
         raise ValidationFailed("The text is empty.")
-    return SourceItem(title, "text", "text", lambda: ParsedText(text=text), dict(metadata or {}))
+    return SourceItem(title, "text", "text", lambda: ParsedText(text=text), metadata_object(metadata))
 
 
 def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | None, *, max_bytes: int) -> list[SourceItem]:
+    metadata = metadata_object(metadata)
     items = []
     for name, data in files:
         base = Path(name).name
         items.append(
             SourceItem(
                 clean_title(base), f"upload:{base}", "file",
-                (lambda d=data, n=base: parse_bytes(d, n, max_bytes=max_bytes)), dict(metadata or {}),
+                (lambda d=data, n=base: parse_bytes(d, n, max_bytes=max_bytes)), dict(metadata),
             )
         )
+    return items
+
+
+def path_sources(paths: list[str], metadata: dict[str, Any] | None, *, allowed_roots: list[Path],
+                 max_bytes: int) -> list[SourceItem]:
+    """Named files on this machine (the CLI, MCP), confined to ``allowed_roots`` like directory ingest.
+
+    Each file is read only when the ingester reaches it, after its size on disk
+    is checked against ``max_bytes``, so a list of huge files costs no memory.
+    """
+    metadata = metadata_object(metadata)
+    items = []
+    for raw in paths:
+        path = Path(raw).expanduser().resolve()  # a symlink is judged by where it points
+        if not path.is_file():
+            raise ValidationFailed(f"{path} is not a file on this machine.")
+        resolve_directory(str(path.parent), allowed_roots)
+        item = SourceItem(clean_title(path.name), str(path), "file",
+                          (lambda p=path: read_file(p, max_bytes=max_bytes)), dict(metadata))
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            item.skip_reason = f"{path.name}: unsupported file type {path.suffix or '(none)'}."
+        items.append(item)
     return items
 
 
@@ -87,6 +121,9 @@ def _read_sidecar(root: Path) -> dict[str, dict[str, str]]:
     sidecar = root / METADATA_SIDECAR
     if not sidecar.is_file():
         return {}
+    if not _within(sidecar.resolve(), root):
+        raise ValidationFailed(f"{sidecar} is a link that points outside {root}; it is not read. "
+                               "Replace it with a file, or ingest without the sidecar.")
     try:
         with sidecar.open(newline="", encoding="utf-8-sig") as fh:
             reader = csv.DictReader(fh)
@@ -102,6 +139,7 @@ def directory_sources(
     metadata: dict[str, Any] | None, max_bytes: int, use_sidecar: bool = True,
 ) -> list[SourceItem]:
     """List the files to ingest under ``root``. Symlinks that leave ``root`` are refused."""
+    metadata = metadata_object(metadata)
     include = [p.strip() for p in include if p.strip()] or ["*"]
     exclude = [p.strip() for p in exclude if p.strip()]
     sidecar = _read_sidecar(root) if use_sidecar else {}
@@ -120,7 +158,7 @@ def directory_sources(
                 continue
             if not path.is_file():
                 continue
-            item_meta = {**(metadata or {}), **sidecar.get(rel, sidecar.get(name, {}))}
+            item_meta = {**metadata, **sidecar.get(rel, sidecar.get(name, {}))}
             item = SourceItem(
                 rel, str(path), "file", (lambda p=path: read_file(p, max_bytes=max_bytes)), item_meta
             )
