@@ -190,7 +190,7 @@ def _segments(marked: str) -> list[tuple[str, bool]]:
 
 class SearchService:
     def __init__(self, *, engine: Engine, embedder: Embedder, collections: CollectionService,
-                 ef_search: int = 100, rrf_k: int = 60, semantic_weight: float = 0.6, keyword_weight: float = 0.3) -> None:
+                 ef_search: int = 200, rrf_k: int = 60, semantic_weight: float = 0.6, keyword_weight: float = 0.3) -> None:
         self.engine = engine
         self.embedder = embedder
         self.collections = collections
