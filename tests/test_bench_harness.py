@@ -51,16 +51,20 @@ def test_targets_know_which_way_is_better():
     assert common.target("x", None, 1, "s")["met"] is None
 
 
-def test_noisy_vectors_sit_at_the_asked_similarity_to_their_origin():
+def test_noisy_vectors_mix_their_two_origins_and_sit_at_the_asked_similarity():
     rng = np.random.default_rng(0)
     base = rng.normal(size=(50, 384)).astype(np.float32)
     base /= np.linalg.norm(base, axis=1, keepdims=True)
-    rows = [i % 50 for i in range(2000)]
-    out, sigma = noisy_vectors(base, rows, 0.7)
+    mixes = [(i % 50, (i + 1) % 50, 0.75) for i in range(2000)]
+    out, sigma = noisy_vectors(base, mixes, 0.9)
     assert out.shape == (2000, 384) and sigma > 0
     assert np.allclose(np.linalg.norm(out, axis=1), 1.0, atol=1e-5)
-    sims = np.einsum("ij,ij->i", out, base[rows])
-    assert abs(float(sims.mean()) - 0.7) < 0.02
+    mixed = 0.75 * base[[m[0] for m in mixes]] + 0.25 * base[[m[1] for m in mixes]]
+    mixed /= np.linalg.norm(mixed, axis=1, keepdims=True)
+    assert abs(float(np.einsum("ij,ij->i", out, mixed).mean()) - 0.9) < 0.02
+    to_first = np.einsum("ij,ij->i", out, base[[m[0] for m in mixes]]).mean()
+    to_second = np.einsum("ij,ij->i", out, base[[m[1] for m in mixes]]).mean()
+    assert to_first > to_second + 0.3  # the bigger share dominates
 
 
 def test_synthetic_chunks_are_exact_slices_of_their_speech_and_point_at_a_real_chunk():
@@ -72,10 +76,10 @@ def test_synthetic_chunks_are_exact_slices_of_their_speech_and_point_at_a_real_c
     assert sum(len(d.chunks) for d in extra) == 50
     for doc in extra:
         assert len(doc.bases) == len(doc.chunks)
-        for chunk, base in zip(doc.chunks, doc.bases):
+        for chunk, (first, second, share) in zip(doc.chunks, doc.bases):
             assert text[chunk.char_start : chunk.char_end] == chunk.text
-            assert 0 <= base < len(real[0].chunks)
-            assert real[0].chunks[base].char_start <= chunk.char_start
+            assert 0 <= first < len(real[0].chunks) and 0 <= second < len(real[0].chunks) and 0.35 <= share <= 0.65
+            assert real[0].chunks[first].char_start <= chunk.char_start < real[0].chunks[first].char_end
 
 
 def test_graph_data_is_seeded_skewed_and_chained():
@@ -130,6 +134,14 @@ def test_report_renders_targets_known_sections_generic_results_and_the_eval_tabl
     assert "## Search old" in text and "| scales[0].chunks | 5 |" in text  # unknown shape: rendered generically
     assert "| semantic only | 0.785 |" in text and "Run today." in text
     assert "make bench-ingest" in text
+
+
+def test_report_includes_the_findings_file_after_the_targets(tmp_path):
+    _fake_results(tmp_path)
+    findings = tmp_path / "findings.md"
+    findings.write_text("## Findings\n\nThe keyword fallback was slow.\n")
+    text = report.render(report.load_results(tmp_path), tmp_path / "none.md", findings)
+    assert text.index("## Targets") < text.index("The keyword fallback was slow.") < text.index("## Machine")
 
 
 def test_report_says_when_the_evaluation_is_missing(tmp_path):

@@ -1,7 +1,8 @@
 """Assemble docs/benchmarks.md from docs/bench/*.json and the recall table of docs/evaluation.md.
 
 Renders whatever results are present: the search, graph and app benchmarks in their own
-sections, any other (e.g. ingest.json) generically, figure by figure.
+sections, any other (e.g. ingest.json) generically, figure by figure. ``docs/bench/findings.md``,
+when present, is a person's reading of a run (causes, fixes, next steps) and goes in after the targets.
 Usage: python -m scripts.bench.report [--results docs/bench] [--out docs/benchmarks.md]
 """
 
@@ -17,10 +18,12 @@ if __package__ in (None, ""):  # run as a file
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from scripts.bench.common import RESULTS_DIR, ROOT
+from scripts.bench.onnx_report import onnx_section
 from scripts.bench.report_sections import SECTIONS, generic_section, num, table
 
 ORDER = ["ingest", "search", "graph", "app"]
 TITLES = {"ingest": "Ingestion throughput"}
+ALL_SECTIONS = {**SECTIONS, "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section)}
 
 
 def load_results(folder: Path) -> list[dict[str, Any]]:
@@ -75,7 +78,7 @@ def _merged(results: list[dict[str, Any]], key: str) -> list[str]:
     return table(["name", "value"], [[k, f"`{v}`"] for k, v in merged.items()])
 
 
-def render(results: list[dict[str, Any]], evaluation: Path) -> str:
+def render(results: list[dict[str, Any]], evaluation: Path, notes_file: Path | None = None) -> str:
     out = [
         "# Benchmarks", "",
         "Written by `make bench` (scripts/bench/, `report.py` assembles this page from `docs/bench/*.json`). "
@@ -90,13 +93,15 @@ def render(results: list[dict[str, Any]], evaluation: Path) -> str:
     notes = [n for r in results for n in r.get("notes", [])]
     if notes:
         out += ["What blocks each missed target, and the measured next step:", ""] + [f"- {n}" for n in notes] + [""]
+    if notes_file is not None and notes_file.exists():  # written by a person after looking at a run
+        out += notes_file.read_text(encoding="utf-8").strip().splitlines() + [""]
     out += ["## Machine", ""] + _machine(results)
     out += ["## Versions", ""] + _merged(results, "versions")
     out += ["## Settings", "", "The shipped defaults (no user config, no .env), unless an environment variable said otherwise.", ""]
     out += _merged(results, "settings")
     for r in results:
         name = r.get("benchmark", "?")
-        title, section = SECTIONS.get(name, (TITLES.get(name, name.replace("_", " ").capitalize()), generic_section))
+        title, section = ALL_SECTIONS.get(name, (TITLES.get(name, name.replace("_", " ").capitalize()), generic_section))
         out += [f"## {title}", "", f"`{name}` run {r.get('run_at')}, took {num(r.get('duration_s'))} s.", ""]
         out += [f"- {line}" for line in r.get("method", [])] + ([""] if r.get("method") else [])
         try:
@@ -115,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluation", type=Path, default=ROOT / "docs" / "evaluation.md")
     args = parser.parse_args(argv)
     results = load_results(args.results)
-    args.out.write_text(render(results, args.evaluation), encoding="utf-8")
+    args.out.write_text(render(results, args.evaluation, args.results / "findings.md"), encoding="utf-8")
     print(f"wrote {args.out} from {len(results)} result file(s)")
     return 0
 

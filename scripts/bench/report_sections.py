@@ -40,9 +40,11 @@ def search_section(f: dict[str, Any]) -> list[str]:
     syn = f.get("synthetic_vectors", {})
     out = [f"Corpus: {f.get('corpus')}; {f.get('queries')} queries. Real embeddings for the first scale "
            f"({emb.get('source')}" + (f", {num(emb.get('chunks_per_s'))} chunks/s" if emb.get("chunks_per_s") else "")
-           + "). Larger scales: synthetic vectors, each the real vector of the nearest original chunk plus Gaussian "
-           f"noise (σ {num(syn.get('noise_sigma'))}) so that it sits at cosine ≈ {num(syn.get('target_similarity_to_origin'))} "
-           "from its origin, the median similarity of a real chunk to its nearest neighbour.", ""]
+           + "). Larger scales: real text cut at shifted offsets, each vector a mix of the real vectors of two "
+           f"chunks of the same speech (see scripts/bench/search_data.py), plus Gaussian noise (σ {num(syn.get('noise_sigma'))}, cosine "
+           f"{num(syn.get('noise_similarity_to_mix'))} to the mix). Median cosine to the nearest real chunk: "
+           f"{num(syn.get('synthetic_median_similarity_to_nearest_real'))} for a synthetic chunk, "
+           f"{num(syn.get('real_median_nn_similarity'))} for a real one.", ""]
     out += ["Latency of one `SearchService.search` call, ms (p50 and p95: median over rounds; spread: lowest–highest "
             "round's p95):", ""]
     rows = []
@@ -77,8 +79,10 @@ def search_section(f: dict[str, Any]) -> list[str]:
                    f"the exact scan avoids the index: {num(not plans.get('exact_scan_uses_hnsw', True))}.")
     loads = f.get("loads", [])
     if loads:
-        out.append("- Bulk loads: " + "; ".join(f"{num(x['chunks'])} chunks ({x['vectors']}) in {num(x['seconds'])} s"
-                                              for x in loads) + " (COPY with the HNSW index maintained).")
+        out.append("- Bulk loads (COPY): " + "; ".join(
+            f"{num(x['chunks'])} chunks ({x['vectors']}) in {num(x['seconds'])} s"
+            + (f", of which the HNSW index build {num(x['index_build_s'])} s" if "index_build_s" in x else
+               ", HNSW index maintained") for x in loads) + ".")
     return out + [""]
 
 
@@ -134,6 +138,10 @@ def app_section(f: dict[str, Any]) -> list[str]:
     if seed:
         out.append(f"- Data: {seed.get('documents')} speeches ingested with the graph ({num(seed.get('graph', {}).get('facts'))} "
                    f"facts) in {num(seed.get('seconds'))} s, before the restarts.")
+    parts = seed.get("startup_breakdown_s") or {}
+    if parts:
+        out.append("- What building the services costs with the servers up (timed in the benchmark's own process): "
+                   + ", ".join(f"{k.removesuffix('_s').replace('_', ' ')} {num(v)} s" for k, v in parts.items()) + ".")
     return out + [""]
 
 
