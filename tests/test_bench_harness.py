@@ -117,6 +117,7 @@ def _fake_results(folder):
                                     "breakdown": {"embed": 3.5, "write": 0.4}, "efficiency": [0.8, 0.9]},
                          started=started, results_dir=folder)
     common.write_results("search_old", {"scales": [{"chunks": 5}]}, started=started, results_dir=folder)
+    (folder / "zz_plain.json").write_text(json.dumps({"what": "a hand-written result", "idle": {"p50": 1.0, "p95": 2.0}}))
 
 
 def test_report_renders_targets_known_sections_generic_results_and_the_eval_table(tmp_path):
@@ -124,7 +125,7 @@ def test_report_renders_targets_known_sections_generic_results_and_the_eval_tabl
     evaluation = tmp_path / "evaluation.md"
     evaluation.write_text("# Eval\n\nRun today.\n\n| setup | recall@5 |\n| --- | ---: |\n| semantic only | 0.785 |\n\nafter\n")
     results = report.load_results(tmp_path)
-    assert [r["benchmark"] for r in results] == ["ingest", "search", "search_old"]
+    assert [r["benchmark"] for r in results] == ["ingest", "search", "search_old", "zz_plain"]
     text = report.render(results, evaluation)
     assert "| semantic p95 at 100k | 31.0 ms | ≤ 20 ms | **missed** |" in text
     assert "- Missed: semantic p95, because of a test." in text
@@ -133,6 +134,7 @@ def test_report_renders_targets_known_sections_generic_results_and_the_eval_tabl
     assert "## Search latency" in text and "| 100k chunks | 100 | 0.970 |" in text
     assert "## Search old" in text and "| scales[0].chunks | 5 |" in text  # unknown shape: rendered generically
     assert "| semantic only | 0.785 |" in text and "Run today." in text
+    assert "## Zz plain" in text and "| what | a hand-written result |" in text and "| idle | p50 1.00 · p95 2.00 |" in text
     assert "make bench-ingest" in text
 
 

@@ -28,7 +28,16 @@ ALL_SECTIONS = {**SECTIONS, "onnx": ("Embedding model: torch vs ONNX Runtime", o
 
 def load_results(folder: Path) -> list[dict[str, Any]]:
     """Every results file in ``folder``, in the issue's order (others after, by name)."""
-    results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+    results = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            continue
+        if "figures" not in data:  # written without common.write_results: every field is a figure
+            data = {"figures": {k: v for k, v in data.items() if k != "machine"}, "machine": data.get("machine", {})}
+        data.setdefault("benchmark", path.stem)
+        data.setdefault("machine", {})
+        results.append(data)
     rank = {name: i for i, name in enumerate(ORDER)}
     return sorted(results, key=lambda r: (rank.get(r.get("benchmark", ""), len(ORDER)), r.get("benchmark", "")))
 
