@@ -72,7 +72,7 @@ def page_switches(browser: Any, guard: Any, url: str, rounds: int) -> dict[str, 
     context, page = _new_page(browser, guard)
     first: dict[str, dict[str, float]] = {}
     warm: dict[str, list[list[float]]] = {link: [] for link, _ in PAGES}
-    warm_title: dict[str, list[float]] = {link: [] for link, _ in PAGES}
+    warm_title: dict[str, list[list[float]]] = {link: [] for link, _ in PAGES}
     try:
         page.goto(url)
         wait_rendered(page, PAGES[0][1], HOME_LAST)
@@ -89,14 +89,18 @@ def page_switches(browser: Any, guard: Any, url: str, rounds: int) -> dict[str, 
                 else:
                     if len(warm[link]) < round_:
                         warm[link].append([])
+                        warm_title[link].append([])
                     warm[link][-1].append(done_ms)
-                    warm_title[link].append(title_ms)
+                    warm_title[link][-1].append(title_ms)
     finally:
         context.close()
-    per_page = {link: {**summarize([x for r in warm[link] for x in r]), "title_p50": summarize(warm_title[link])["p50"]}
-                for link in warm}
+    per_page = {link: {**summarize([x for r in warm[link] for x in r]),
+                       "title_p50": summarize([x for r in warm_title[link] for x in r])["p50"],
+                       "title_p95": summarize([x for r in warm_title[link] for x in r])["p95"]} for link in warm}
     by_round = [[x for link in warm for x in warm[link][i]] for i in range(rounds)]
-    return {"first_visit_ms": first, "warm_per_page_ms": per_page, "warm_all_pages_ms": summarize_rounds(by_round)}
+    titles_by_round = [[x for link in warm_title for x in warm_title[link][i]] for i in range(rounds)]
+    return {"first_visit_ms": first, "warm_per_page_ms": per_page, "warm_all_pages_ms": summarize_rounds(by_round),
+            "warm_title_all_pages_ms": summarize_rounds(titles_by_round)}
 
 
 def seed(folder: Path) -> dict[str, Any]:
@@ -219,11 +223,14 @@ def _starts(runs: list[dict[str, float]]) -> dict[str, Any]:
 
 
 def _targets(figures: dict[str, Any]) -> list[dict[str, Any]]:
-    warm = figures["page_switches"]["warm_all_pages_ms"]
+    titles = figures["page_switches"]["warm_title_all_pages_ms"]
+    done = figures["page_switches"]["warm_all_pages_ms"]
     worst_start = max(figures["first_start"]["rendered_s"], figures["restart_servers_up"]["rendered_s"]["max"],
                       figures["start_servers_down"].get("rendered_s", {}).get("max", 0.0))
     return [
-        target("warm page switch p95 (all pages, click to script finished)", warm["p95"] / 1000, 1, "s"),
+        target("warm page switch p95 (all pages, click to the page's title visible)", titles["p95"] / 1000, 1, "s"),
+        target("warm page switch p95 (all pages, click to the app reporting its script finished; stricter)",
+               done["p95"] / 1000, 1, "s"),
         target("cold start, worst of every start measured (process start to Home rendered)", worst_start, 15, "s"),
         target("requests to hosts other than 127.0.0.1", figures["requests"]["blocked_non_loopback"], 0, ""),
     ]
@@ -237,7 +244,8 @@ def _method(args: Any) -> list[str]:
         "down; each in a new browser session, timed from process start to the Home page's last section shown and "
         "its script finished (`data-test-script-state=notRunning`).",
         f"Page switches: one session, 1 + {args.rounds} rounds over all {len(PAGES)} pages via the sidebar; timed from "
-        "the click to the page's title shown and its script finished; the first round is reported as first visits.",
+        "the click to the page's title visible (the target) and on to the app reporting its script finished; the "
+        "first round is reported as first visits.",
     ]
 
 

@@ -101,7 +101,7 @@ def render(results: list[dict[str, Any]], evaluation: Path, notes_file: Path | N
     out += _targets(results)
     notes = [n for r in results for n in r.get("notes", [])]
     if notes:
-        out += ["What blocks each missed target, and the measured next step:", ""] + [f"- {n}" for n in notes] + [""]
+        out += ["Notes from the benchmarks (causes and next steps: the findings below):", ""] + [f"- {n}" for n in notes] + [""]
     if notes_file is not None and notes_file.exists():  # written by a person after looking at a run
         out += notes_file.read_text(encoding="utf-8").strip().splitlines() + [""]
     out += ["## Machine", ""] + _machine(results)
