@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-browser install browser-deps lint eval backup bench bench-search bench-graph bench-app bench-report
+.PHONY: run test test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-report bench-onnx
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -45,14 +45,17 @@ eval: install
 	$(PY) scripts/eval_retrieval.py
 
 # Benchmarks (offline, embedded stores, each in its own fresh data folder; measurements, not tests):
-# each writes docs/bench/<name>.json; bench-report assembles docs/benchmarks.md. The ingestion
-# benchmark runs too once scripts/bench/bench_ingest.py exists.
+# each writes docs/bench/<name>.json; bench-report assembles docs/benchmarks.md.
 bench: install browser-deps
-	$(if $(wildcard scripts/bench/bench_ingest.py),$(PY) -m scripts.bench.bench_ingest)
+	$(PY) -m scripts.bench.bench_ingest
 	$(PY) -m scripts.bench.bench_search
 	$(PY) -m scripts.bench.bench_graph
 	$(PY) -m scripts.bench.bench_app
 	$(PY) -m scripts.bench.report
+
+# sotu (233 addresses): pipeline chunks/s against raw embedding, and where the time goes. DOCS=60 for a shorter run.
+bench-ingest: install
+	$(PY) -m scripts.bench.bench_ingest $(if $(DOCS),--docs $(DOCS))
 
 bench-search: install
 	$(PY) -m scripts.bench.bench_search
@@ -62,6 +65,11 @@ bench-graph: install
 
 bench-app: install browser-deps
 	$(PY) -m scripts.bench.bench_app
+
+# The embedding model in ONNX Runtime against torch (speed, same vectors, recall); docs/bench/onnx.json.
+# Not part of `make bench`: about 15 minutes on a quiet machine.
+bench-onnx: install
+	$(PY) -m scripts.bench.bench_onnx
 
 bench-report: install
 	$(PY) -m scripts.bench.report

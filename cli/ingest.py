@@ -14,7 +14,7 @@ from cli.output import emit, json_option
 from services.ingest_requests import directory_request, paths_request, text_request
 from services.ingestion import IngestRequest, IngestResult
 
-COUNTERS = ("ingested", "replaced", "unchanged", "skipped", "failed")
+COUNTERS = ("ingested", "replaced", "unchanged", "repaired", "skipped", "failed")
 
 
 def summary(result: IngestResult) -> str:

@@ -27,7 +27,8 @@ def progress_text(job: Job) -> str:
     return (f"Files {p.get('files_done', 0)}/{p.get('files_total', 0)} · chunks embedded "
             f"{p.get('chunks_embedded', 0)}/{p.get('chunks_total', 0)} · written {p.get('chunks_written', 0)} · "
             f"ingested {p.get('ingested', 0)}, replaced {p.get('replaced', 0)}, unchanged {p.get('unchanged', 0)}, "
-            f"skipped {p.get('skipped', 0)}, failed {p.get('failed', 0)}"
+            + (f"repaired {p['repaired']}, " if p.get("repaired") else "")
+            + f"skipped {p.get('skipped', 0)}, failed {p.get('failed', 0)}"
             + (f" · graph facts {p.get('graph_facts', 0)}, graph failures {p.get('graph_failed', 0)}" if "graph_facts" in p else ""))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import time
 from collections import deque
 from typing import Any
 
@@ -87,9 +88,12 @@ class GraphService:
                 sa.text("SELECT id, char_start FROM chunks WHERE document_id = :id ORDER BY char_start"),
                 {"id": document_id},
             ).all()
+        removing = time.perf_counter()
         self.remove_document(document_id)
+        started = time.perf_counter()
         nodes = [TextNode(text=t, start_char_idx=s) for s, t in _segments(doc.content)]
         nodes = self.extractor(nodes)
+        extracted = time.perf_counter()
         starts, chunk_ids = [c.char_start for c in chunks], [c.id for c in chunks]
         entities: dict[str, dict[str, Any]] = {}
         facts: dict[tuple[str, str, str, int], dict[str, Any]] = {}
@@ -120,7 +124,9 @@ class GraphService:
         self._batched(q.MERGE_ENTITIES, rows)
         self._batched(q.CREATE_FACTS, list(facts.values()))
         self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
-        return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts))
+        return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts),
+                                extract_seconds=extracted - started,
+                                write_seconds=time.perf_counter() - extracted + started - removing)
 
     def _write_diagrams(self, document_id: int, collection_id: int) -> None:
         """Store the document's flowcharts as subgraphs tagged with their diagram_id."""

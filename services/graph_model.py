@@ -74,3 +74,5 @@ class GraphIndexResult:
     entities: int = 0
     facts: int = 0
     error: str | None = None
+    extract_seconds: float = 0.0  # where the time went: extraction, then the graph writes
+    write_seconds: float = 0.0

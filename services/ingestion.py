@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -75,6 +76,13 @@ def link_diagrams(extra: dict[str, Any], chunks: list[Any]) -> tuple[list[Any], 
                  if n in known and s < chunk.char_end and e > chunk.char_start]
         meta.append({"diagram_indexes": list(dict.fromkeys(found))} if found else {})
     return diagrams, meta
+
+
+def _lap(reporter: JobReporter, stage: str, since: float) -> float:
+    """Add the time since ``since`` to the job's ``seconds_<stage>`` (where ingestion time goes); now."""
+    now = time.perf_counter()
+    reporter.add(**{f"seconds_{stage}": now - since})
+    return now
 
 
 class IngestionService:
@@ -207,6 +215,7 @@ class IngestionService:
         if item.skip_reason:
             self._record(reporter, item, "skipped", item.skip_reason)
             return None
+        clock = time.perf_counter()
         try:
             parsed = item.load()
             metadata = validate_metadata(coll.metadata_schema, item.metadata)
@@ -236,15 +245,18 @@ class IngestionService:
                 self._record(reporter, item, "unchanged", "Same content as the stored version.", document_id=by_title.document_id)
                 return None
             replace_id = by_title.document_id
+        clock = _lap(reporter, "parse", clock)
         chunks = chunk_text(text, size=self.settings.chunk_size, overlap=self.settings.chunk_overlap)
         reporter.add(chunks_total=len(chunks))
+        clock = _lap(reporter, "chunk", clock)
         inputs = [f"{item.title}\n{' > '.join(c.heading_path)}\n{c.text}" for c in chunks]
         vectors = []
         step = self.embedder.batch_size
         for start in range(0, len(inputs), step):
-            vectors.append(self.embedder.embed_texts(inputs[start : start + step]))
+            vectors.append(self.embedder.embed_texts(inputs[start : start + step], background=True))
             reporter.add(chunks_embedded=len(inputs[start : start + step]))
         embeddings = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dim), dtype=np.float32)
+        _lap(reporter, "embed", clock)
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}
         diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
@@ -271,6 +283,7 @@ class IngestionService:
             reporter.add(graph_failed=1)
             return {"graph": "failed", "error": f"Searchable, but the graph step failed: {result.error}"}
         reporter.add(graph_facts=result.facts, graph_entities=result.entities)
+        reporter.add(seconds_graph_extract=result.extract_seconds, seconds_graph_write=result.write_seconds)
         return {"graph": "done", "facts": result.facts, "entities": result.entities}
 
     def _writer(
@@ -300,8 +313,10 @@ class IngestionService:
             if doc is None:  # repair: the chunks are stored, the graph step failed or was interrupted
                 doc_id, chunks = int(prepared.document_id or 0), 0
             else:
+                clock = time.perf_counter()
                 with self.engine.begin() as conn:
                     doc_id = write_document(conn, doc)
+                _lap(reporter, "postgres_write", clock)
                 chunks = len(doc.chunks)
                 reporter.add(chunks_written=chunks)
             graph = self._graph_phase(doc_id, reporter)

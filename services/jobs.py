@@ -25,6 +25,7 @@ from services.errors import JobInProgress, NotFound
 
 STALE_AFTER = dt.timedelta(minutes=2)  # no heartbeat for this long: the owner is gone
 HEARTBEAT_EVERY = 0.5  # seconds between progress writes
+_WHAT = {"graph:rebuild": "graph rebuild", "ingest:url": "crawl"}  # job kind -> words in messages
 
 
 @dataclass
@@ -68,7 +69,7 @@ class JobReporter:
             self.progress.update(counters)
         self.flush(force=False)
 
-    def add(self, **deltas: int) -> None:
+    def add(self, **deltas: float) -> None:
         with self._lock:
             for key, delta in deltas.items():
                 self.progress[key] = self.progress.get(key, 0) + delta
@@ -113,8 +114,9 @@ class JobService:
                     ).scalar_one()
                 )
         except IntegrityError:
+            what = _WHAT.get(kind, "ingestion")
             raise JobInProgress(
-                "The same ingestion is already in progress; wait for it to finish (see recent jobs)."
+                f"The same {what} is already in progress; wait for it to finish (see recent jobs)."
             ) from None
 
     def write_progress(self, job_id: int, progress: dict[str, Any], items: list[dict[str, Any]]) -> None:
