@@ -66,13 +66,22 @@ def view(document_id: int, chunks: bool, as_json: bool) -> None:
 @click.argument("document_id", type=int)
 @click.option("--metadata", metavar="JSON", help="Keys to set (merged into the existing metadata).")
 @click.option("--remove", multiple=True, metavar="KEY", help="A metadata key to drop (repeatable).")
+@click.option("--replace", is_flag=True, help="--metadata is the whole new metadata: keys not in it are dropped.")
+@click.option("--if-match", "if_match", metavar="ETAG",
+              help="Only if the metadata is unchanged since you read this metadata_etag (from view --json); "
+                   "else exit 4 and change nothing.")
 @json_option
-def update(document_id: int, metadata: str | None, remove: tuple[str, ...], as_json: bool) -> None:
-    """Change a document's metadata (validated against its collections' schemas). JSON: the summary."""
-    changes = parse_json(metadata, "--metadata") or {}
-    if not changes and not remove:
+def update(document_id: int, metadata: str | None, remove: tuple[str, ...], replace: bool, if_match: str | None,
+           as_json: bool) -> None:
+    """Change a document's metadata (validated against its collections' schemas). JSON: the summary.
+
+    Concurrent updates of different keys are all kept; use --if-match to refuse a change based on an old copy.
+    """
+    changes = parse_json(metadata, "--metadata")
+    if not (changes or remove or (replace and changes is not None)):
         raise CliError("Nothing to change: give --metadata and/or --remove.", 2)
-    summary = get_services().documents.update_metadata(document_id, changes, remove=list(remove))
+    summary = get_services().documents.update_metadata(document_id, changes or {}, remove=list(remove),
+                                                       replace=replace, expected_etag=if_match)
     emit(summary, as_json, lambda: click.echo(f"Updated document {summary.id}: {summary.metadata}"))
 
 

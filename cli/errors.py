@@ -10,6 +10,7 @@ import click
 from services.errors import (
     AlreadyExists,
     ConfigError,
+    EditConflict,
     EmbeddingMismatch,
     JobInProgress,
     NotFound,
@@ -25,6 +26,7 @@ EXIT_CODES: list[tuple[type[WorkbenchError], int]] = [
     (NotFound, 3),
     (AlreadyExists, 4),
     (JobInProgress, 4),
+    (EditConflict, 4),
     (ValidationFailed, 2),
     (UnsupportedInput, 2),
     (EmbeddingMismatch, 2),

@@ -67,12 +67,20 @@ def register(server: MCPServer[Any]) -> None:
         document_id: DocumentId,
         metadata: Annotated[dict[str, Any] | None, Field(description="Keys to set; merged into the existing metadata.")] = None,
         remove_keys: Annotated[list[str] | None, Field(description="Metadata keys to remove.")] = None,
+        replace: Annotated[bool, Field(
+            description="metadata is the whole new metadata: keys not in it are dropped.")] = False,
+        expected_etag: Annotated[str | None, Field(description=(
+            "The metadata_etag from get_document: the change is refused (EditConflict) if the metadata "
+            "changed since then. Use it with replace."))] = None,
     ) -> dict[str, Any]:
-        """Change a document's metadata (validated against its collections' schemas). Returns the summary."""
+        """Change a document's metadata (validated against its collections' schemas). Returns the summary.
+
+        Concurrent updates of different keys are all kept."""
         with tool_errors():
-            if not metadata and not remove_keys:
+            if not (metadata or remove_keys or (replace and metadata is not None)):
                 raise ValidationFailed("Give metadata to set and/or remove_keys.")
-            return to_jsonable(services_of(ctx).documents.update_metadata(document_id, metadata or {}, remove=remove_keys))
+            return to_jsonable(services_of(ctx).documents.update_metadata(
+                document_id, metadata or {}, remove=remove_keys, replace=replace, expected_etag=expected_etag))
 
     @server.tool(annotations=ToolAnnotations(destructive_hint=True))
     def delete_document(ctx: Context, document_id: DocumentId) -> dict[str, Any]:

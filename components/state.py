@@ -14,6 +14,7 @@ class Keys:
     COLLECTIONS_SELECTED = "collections.selected"
     COLLECTIONS_FLASH = "collections.flash"
     DOCUMENTS_FLASH = "documents.flash"
+    DOCUMENTS_META_COPY = "documents.meta_copy"  # the metadata the editor opened: {document_id, etag, metadata}
     ASK_CONVERSATION = "ask.conversation_id"
     AUTH_SIGNED_IN = "auth.signed_in"  # set by components/auth.py after the right password
 
@@ -25,6 +26,7 @@ _DEFAULTS: dict[str, Any] = {
     Keys.COLLECTIONS_SELECTED: None,
     Keys.COLLECTIONS_FLASH: None,
     Keys.DOCUMENTS_FLASH: None,
+    Keys.DOCUMENTS_META_COPY: None,
     Keys.ASK_CONVERSATION: None,
     Keys.AUTH_SIGNED_IN: False,
 }

@@ -8,6 +8,7 @@ import streamlit as st
 from components.feedback import parse_json_object, user_errors
 from components.highlight import show_highlighted
 from components.markdown_text import md_escape
+from components.metadata_editor import metadata_tab
 from components.resources import get_services
 from components.state import Keys, flash, init_state
 
@@ -84,17 +85,7 @@ with chunks_tab:
                          expanded=focus is not None and chunk.chunk_index == focus.chunk_index):
             st.text(chunk.text)
 with meta_tab:
-    st.json(doc.metadata)
-    with st.form("documents.meta_form"):
-        changes_text = st.text_area("Set fields (JSON, merged into the metadata)", placeholder='{"reviewed": true}')
-        remove = st.text_input("Remove fields (comma-separated)")
-        if st.form_submit_button("Update metadata"):
-            changes = parse_json_object(changes_text, "The changes")
-            if changes is not None:
-                with user_errors("Could not update the metadata"):
-                    svc.documents.update_metadata(doc.id, changes, remove=[k.strip() for k in remove.split(",") if k.strip()])
-                    flash(Keys.DOCUMENTS_FLASH, "Metadata updated.")
-                    st.rerun()
+    metadata_tab(svc, doc)
 with delete_tab:
     st.warning("Deleting removes the document from every collection, with all its chunks.", icon=":material/warning:")
     sure = st.checkbox("I understand", key="documents.confirm_delete")

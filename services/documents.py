@@ -15,12 +15,18 @@ from sqlalchemy.engine import Connection, Engine
 
 from services.chunking import Chunk
 from services.embeddings import vector_literal
-from services.errors import NotFound, ValidationFailed
+from services.errors import EditConflict, NotFound, ValidationFailed
 from services.metadata_schema import validate_metadata
 
 
 def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def metadata_etag(metadata: dict[str, Any]) -> str:
+    """A short fingerprint of a document's metadata: pass it back to change it only if nobody else has."""
+    blob = json.dumps(metadata, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,7 @@ class DocumentSummary:
     graph_error: str | None = None
     graph_entities: int = 0
     graph_facts: int = 0
+    metadata_etag: str = ""  # see metadata_etag(); update_metadata(expected_etag=...) checks it
 
 
 @dataclass(frozen=True)
@@ -188,6 +195,7 @@ def _summary(row: Any) -> DocumentSummary:
         status=m["status"], version=m["version"], chunk_count=m["chunk_count"], char_count=m["char_count"],
         collections=list(m["collections"]), updated_at=m["updated_at"], graph_status=m["graph_status"],
         graph_error=m["graph_error"], graph_entities=m["graph_entities"], graph_facts=m["graph_facts"],
+        metadata_etag=metadata_etag(m["metadata"]),
     )
 
 
@@ -236,19 +244,36 @@ class DocumentService:
                 ]
         return DocumentView(_summary(row), content, chunks)
 
-    def update_metadata(self, document_id: int, changes: dict[str, Any], *, remove: list[str] | None = None) -> DocumentSummary:
-        """Merge ``changes`` into a document's metadata (and drop ``remove`` keys).
+    def update_metadata(
+        self, document_id: int, changes: dict[str, Any], *, remove: list[str] | None = None,
+        replace: bool = False, expected_etag: str | None = None,
+    ) -> DocumentSummary:
+        """Change a document's metadata in one transaction and return the new summary.
 
-        The row is locked while the result is validated against every collection
-        it belongs to, so concurrent updates to different keys are never lost.
+        By default ``changes`` is merged into the stored metadata and the ``remove``
+        keys are dropped. The row is locked (``FOR UPDATE``) from the read to the
+        write, and the result is validated against every collection the document
+        belongs to inside that transaction, so concurrent updates of different keys
+        never lose one another. ``replace=True`` makes ``changes`` the whole new
+        metadata. ``expected_etag`` (a summary's ``metadata_etag``) refuses the
+        change with :class:`EditConflict` when the metadata changed since that
+        summary was read: an editor's full copy would otherwise silently undo
+        someone else's edit.
         """
         if not isinstance(changes, dict):
             raise ValidationFailed("Metadata changes must be a JSON object.")
+        if replace and remove:
+            raise ValidationFailed("Give either the whole new metadata (replace) or keys to remove, not both.")
         with self.engine.begin() as conn:
             row = conn.execute(sa.text("SELECT metadata FROM documents WHERE id = :id FOR UPDATE"), {"id": document_id}).first()
             if row is None:
                 raise NotFound(f"No document with id {document_id}.")
-            merged = {**row.metadata, **changes}
+            if expected_etag is not None and metadata_etag(row.metadata) != expected_etag:
+                raise EditConflict(
+                    f"The metadata of document {document_id} was changed by someone else since you opened it; "
+                    "nothing was saved. Reload it to see the current values, then make your change again."
+                )
+            merged = dict(changes) if replace else {**row.metadata, **changes}
             for key in remove or []:
                 merged.pop(key, None)
             schemas = conn.execute(

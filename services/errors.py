@@ -41,3 +41,7 @@ class UnsupportedInput(WorkbenchError):
 
 class JobInProgress(WorkbenchError):
     """The same request is already running; it is refused rather than run twice."""
+
+
+class EditConflict(WorkbenchError):
+    """A change was based on a copy that someone else has changed since; reload it and try again."""
