@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,14 +83,17 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
     already-loaded model instead of loading it again.
     """
     settings = settings or get_settings()
-    engine = create_db_engine(settings)
-    embedder = embedder or create_embedder(settings)
-    graph_store, graph = None, None
-    if settings.graph_enabled:
-        graph_store = create_graph_store(settings)
-        graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
-                             extractor=create_extractor(settings))
-        graph.ensure_indexes()
+    # The model loads (seconds of CPU) in a thread while the stores start (mostly waiting on their processes).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="load-model") as pool:
+        loading = None if embedder is not None else pool.submit(create_embedder, settings)
+        engine = create_db_engine(settings)
+        graph_store, graph = None, None
+        if settings.graph_enabled:
+            graph_store = create_graph_store(settings)
+            graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
+                                 extractor=create_extractor(settings))
+            graph.ensure_indexes()
+        embedder = embedder if loading is None else loading.result()
     collections = CollectionService(engine=engine, embedder=embedder, graph=graph)
     documents = DocumentService(engine=engine, graph=graph)
     jobs = JobService(engine=engine)

@@ -272,8 +272,10 @@ class SearchService:
     def _semantic(self, conn: Any, vector: Any, where: str, params: dict[str, Any], depth: int,
                   threshold: float) -> dict[int, float]:
         dim = int(self.embedder.dim)
-        conn.execute(sa.text(f"SET LOCAL hnsw.ef_search = {int(max(self.ef_search, depth))}"))
-        conn.execute(sa.text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+        # Both transaction-local (like SET LOCAL), in one round trip.
+        conn.execute(sa.text("SELECT set_config('hnsw.ef_search', :ef, true), "
+                             "set_config('hnsw.iterative_scan', 'relaxed_order', true)"),
+                     {"ef": str(int(max(self.ef_search, depth)))})
         rows = conn.execute(
             sa.text(
                 f"SELECT c.id, 1 - (c.embedding::vector({dim}) <=> CAST(:q AS vector({dim}))) AS sim "

@@ -18,12 +18,14 @@ if __package__ in (None, ""):  # run as a file
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from scripts.bench.common import RESULTS_DIR, ROOT
+from scripts.bench.ingest_report import concurrency_section, ingest_section
 from scripts.bench.onnx_report import onnx_section
 from scripts.bench.report_sections import SECTIONS, generic_section, num, table
 
-ORDER = ["ingest", "search", "graph", "app"]
-TITLES = {"ingest": "Ingestion throughput"}
-ALL_SECTIONS = {**SECTIONS, "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section)}
+ORDER = ["ingest", "search", "graph", "app", "concurrency", "onnx"]
+ALL_SECTIONS = {**SECTIONS, "ingest": ("Ingestion throughput", ingest_section),
+                "concurrency": ("Search and Ask during an ingest", concurrency_section),
+                "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section)}
 
 
 def load_results(folder: Path) -> list[dict[str, Any]]:
@@ -110,7 +112,7 @@ def render(results: list[dict[str, Any]], evaluation: Path, notes_file: Path | N
     out += _merged(results, "settings")
     for r in results:
         name = r.get("benchmark", "?")
-        title, section = ALL_SECTIONS.get(name, (TITLES.get(name, name.replace("_", " ").capitalize()), generic_section))
+        title, section = ALL_SECTIONS.get(name, (name.replace("_", " ").capitalize(), generic_section))
         out += [f"## {title}", "", f"`{name}` run {r.get('run_at')}, took {num(r.get('duration_s'))} s.", ""]
         out += [f"- {line}" for line in r.get("method", [])] + ([""] if r.get("method") else [])
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import os
@@ -100,5 +101,8 @@ def record_figures(name: str, figures: dict[str, Any]) -> Path | None:
         return None
     path = ROOT / "docs" / "bench" / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    stamped = {"run_at": dt.datetime.now().isoformat(timespec="seconds"), **figures}
+    if hasattr(os, "getloadavg"):
+        stamped["machine"] = {**figures.get("machine", {}), "load_average_1m_at_end": os.getloadavg()[0]}
+    path.write_text(json.dumps(stamped, indent=2) + "\n", encoding="utf-8")
     return path

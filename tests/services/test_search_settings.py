@@ -1,0 +1,27 @@
+"""The HNSW settings a semantic search runs with: ef_search (at least the depth asked for) and iterative
+scans, set for that search's transaction only."""
+
+from __future__ import annotations
+
+import numpy as np
+import sqlalchemy as sa
+
+
+def _show(conn, name: str) -> str:
+    return conn.execute(sa.text(f"SHOW {name}")).scalar_one()
+
+
+def test_semantic_step_sets_ef_search_and_iterative_scan_for_its_transaction_only(services):
+    search = services.search
+    vector = services.embedder.embed_query("a quiet harbour at dawn")
+    with services.engine.connect() as conn:
+        before = (_show(conn, "hnsw.ef_search"), _show(conn, "hnsw.iterative_scan"))
+        conn.rollback()  # end the transaction SHOW began
+        with conn.begin():
+            search._semantic(conn, vector, "", {}, depth=10, threshold=-1.0)
+            assert _show(conn, "hnsw.ef_search") == str(search.ef_search)
+            assert _show(conn, "hnsw.iterative_scan") == "relaxed_order"
+        with conn.begin():
+            search._semantic(conn, np.asarray(vector), "", {}, depth=search.ef_search + 150, threshold=-1.0)
+            assert _show(conn, "hnsw.ef_search") == str(search.ef_search + 150)  # never below the depth
+        assert (_show(conn, "hnsw.ef_search"), _show(conn, "hnsw.iterative_scan")) == before  # local to each
