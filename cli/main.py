@@ -75,6 +75,8 @@ def cli() -> None:
 
 cli.add_command(collection.group)
 ingest.group.add_command(web.url)
+ingest.group.add_command(web.crawls)
+ingest.group.add_command(web.resume)
 cli.add_command(ingest.group)
 cli.add_command(web.analyze)
 cli.add_command(document.group)

@@ -12,7 +12,7 @@ from pydantic import Field
 from cli.mcp_server import services_of, tool_errors
 from cli.output import to_jsonable
 from cli.web import crawl_summary
-from services.crawl import CrawlRequest, CrawlService
+from services.crawl import CrawlRequest, CrawlResult, CrawlService
 
 MAX_PAGES_LISTED = 200
 Url = Annotated[str, Field(description="An http(s) URL, e.g. https://example.com/docs/. Private and internal "
@@ -53,6 +53,8 @@ def register(server: MCPServer[Any]) -> None:
         mode: Annotated[Literal["ingest", "reingest"], Field(
             description="ingest: skip pages already in the collection; reingest: update changed pages and delete "
                         "the pages of the previous crawl of this url that are gone.")] = "ingest",
+        render_js: Annotated[bool, Field(description="Run each page's scripts in headless chromium before "
+                                                     "extracting it (pages built by JavaScript; slower).")] = False,
     ) -> dict[str, Any]:
         """Ingest a web page, or crawl a website, into a collection. Each page's main text (navigation and
         footers removed) becomes a document titled by its canonical URL, with metadata url, title and
@@ -62,10 +64,28 @@ def register(server: MCPServer[Any]) -> None:
         svc = services_of(ctx)
         request = CrawlRequest(collection, url, mode=mode, max_pages=max_pages if crawl else 1,
                                max_depth=max_depth if crawl else 0, same_domain=same_domain, path_prefix=path_prefix,
-                               include=list(include or []), exclude=list(exclude or []))
+                               include=list(include or []), exclude=list(exclude or []), render_js=render_js)
         with tool_errors():
             result = await anyio.to_thread.run_sync(lambda: CrawlService(ingestion=svc.ingestion).run(request))
-        return {"crawl_id": result.crawl_id, "job_id": result.job_id, "status": result.status,
-                "summary": crawl_summary(result), "progress": to_jsonable(result.progress),
-                "pages": to_jsonable(result.pages[:MAX_PAGES_LISTED]), "deleted": result.deleted,
-                "pages_truncated": len(result.pages) > MAX_PAGES_LISTED}
+        return _outcome(result)
+
+    @server.tool(annotations=ToolAnnotations(open_world_hint=True))
+    async def resume_crawl(
+        ctx: Context,
+        crawl_id: Annotated[int, Field(description="The crawl_id of a crawl that was cancelled, interrupted (the "
+                                                   "process stopped) or failed.", ge=1)],
+    ) -> dict[str, Any]:
+        """Carry on a stopped crawl from the pages it still had queued, with its original settings. Pages it had
+        already done are kept (and listed in the result). A crawl that finished cannot be resumed: call ingest_url
+        again (mode reingest to refresh it). Returns the same outcome as ingest_url."""
+        svc = services_of(ctx)
+        with tool_errors():
+            result = await anyio.to_thread.run_sync(lambda: CrawlService(ingestion=svc.ingestion).resume(crawl_id))
+        return _outcome(result)
+
+
+def _outcome(result: CrawlResult) -> dict[str, Any]:
+    return {"crawl_id": result.crawl_id, "job_id": result.job_id, "status": result.status,
+            "summary": crawl_summary(result), "progress": to_jsonable(result.progress),
+            "pages": to_jsonable(result.pages[:MAX_PAGES_LISTED]), "deleted": result.deleted,
+            "pages_truncated": len(result.pages) > MAX_PAGES_LISTED}

@@ -29,12 +29,14 @@ def crawl_summary(result: CrawlResult) -> str:
 @click.option("--include", multiple=True, metavar="GLOB",
               help="With --crawl: only URL paths matching this glob (repeatable), e.g. an analyze group '/docs/*'.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="With --crawl: skip URL paths matching this glob (repeatable).")
+@click.option("--render-js", is_flag=True,
+              help="Run each page's scripts in headless chromium before extracting it (pages built by JavaScript).")
 @click.option("--mode", type=click.Choice(["ingest", "reingest"]), default="ingest", show_default=True,
               help="ingest skips pages already stored; reingest updates changed pages and deletes pages of the "
                    "previous crawl of URL that are gone.")
 @json_option
 def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, any_domain: bool, path_prefix: str,
-        include: tuple[str, ...], exclude: tuple[str, ...], mode: str, as_json: bool) -> None:
+        include: tuple[str, ...], exclude: tuple[str, ...], render_js: bool, mode: str, as_json: bool) -> None:
     """Ingest a web page, or crawl a website from URL; each page's canonical URL is its title.
 
     JSON: {"crawl_id", "job_id", "status", "progress", "pages": [{"url", "status", "reason", "document_id",
@@ -42,7 +44,7 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
     """
     request = CrawlRequest(collection, url, mode=mode, max_pages=max_pages if crawl else 1,  # type: ignore[arg-type]
                            max_depth=max_depth if crawl else 0, same_domain=not any_domain, path_prefix=path_prefix,
-                           include=list(include), exclude=list(exclude))
+                           include=list(include), exclude=list(exclude), render_js=render_js)
     result = CrawlService(ingestion=get_services().ingestion).run(request)
 
     def human() -> None:
@@ -80,3 +82,40 @@ def analyze(url: str, time_limit: float, max_urls: int, as_json: bool) -> None:
             click.echo(f"Stopped early: {result.reason}")
 
     emit(result, as_json, human)
+
+
+@click.command("crawls")
+@click.option("--collection", default=None, help="Only crawls into this collection.")
+@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@json_option
+def crawls(collection: str | None, limit: int, as_json: bool) -> None:
+    """Recent crawls, newest first, with their status and pages per status (queued = not visited yet).
+
+    A cancelled, interrupted or failed crawl with queued pages can be resumed with `rag ingest resume ID`.
+    """
+    svc = get_services()
+    coll_id = svc.collections.get(collection).id if collection else None
+    found = CrawlService(ingestion=svc.ingestion).state.list(collection_id=coll_id, limit=limit)
+
+    def human() -> None:
+        if not found:
+            click.echo("No crawls.")
+        for c in found:
+            counts = ", ".join(f"{n} {s}" for s, n in sorted(c.counts.items())) or "no pages"
+            hint = "  (resumable)" if c.resumable else ""
+            click.echo(f"{c.id:>5}  {c.status:<11} {c.mode:<8} {c.root_url}  {counts}{hint}")
+
+    emit(found, as_json, human)
+
+
+@click.command("resume")
+@click.argument("crawl_id", type=int)
+@json_option
+def resume(crawl_id: int, as_json: bool) -> None:
+    """Carry on a cancelled, interrupted or failed crawl from the pages it still had queued.
+
+    Same JSON as `rag ingest url`; the pages listed include those done before the resume.
+    """
+    result = CrawlService(ingestion=get_services().ingestion).resume(crawl_id)
+    emit(result, as_json, lambda: click.echo(crawl_summary(result)))
+    fail_unless_done(result, "Crawl", "page")

@@ -23,13 +23,17 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
     """Render the tab; ``on_started(job_id)`` hands a started crawl to the page's live job view."""
     crawler = CrawlService(ingestion=svc.ingestion)
     url = st.text_input("URL", key="ingest.url", placeholder="https://example.com/docs/")
+    render_js = st.checkbox("Render JavaScript (headless chromium)", key="ingest.url_render_js",
+                            help="For pages that build their content with scripts. Slower; the page's own requests "
+                                 "pass the same address checks as the crawler's.")
     a1, a2 = st.columns(2)
     if a1.button("Analyze site", key="ingest.url_analyze", disabled=not url.strip(),
                  help="Reads robots.txt and sitemap.xml (or follows links for a while) and groups the URLs found."):
         with user_errors("Could not analyse the site"), st.spinner("Analysing (at most 50 s)…"):
             st.session_state[ANALYSIS] = crawler.analyze(url)
     if a2.button("Ingest this page", key="ingest.url_one", disabled=not url.strip()):
-        _start(crawler, CrawlRequest(collection, url, mode=mode, max_pages=1, max_depth=0), on_started)  # type: ignore[arg-type]
+        _start(crawler, CrawlRequest(collection, url, mode=mode, max_pages=1, max_depth=0,  # type: ignore[arg-type]
+                                             render_js=render_js), on_started)  # type: ignore[arg-type]
 
     analysis = st.session_state.get(ANALYSIS)
     groups = []
@@ -56,10 +60,29 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
         if st.form_submit_button("Crawl", type="primary"):
             request = CrawlRequest(collection, url, mode=mode, max_pages=int(max_pages),  # type: ignore[arg-type]
                                    max_depth=int(max_depth), same_domain=same_domain, path_prefix=prefix.strip(),
-                                   include=_globs(include) + ([group] if group else []), exclude=_globs(exclude))
+                                   include=_globs(include) + ([group] if group else []), exclude=_globs(exclude),
+                                   render_js=render_js)
             _start(crawler, request, on_started)
     st.caption("Each page's main text becomes a document titled by its URL. reingest re-crawls: changed pages are "
                "updated and pages gone since the last crawl of the same URL are deleted. robots.txt is respected.")
+    _recent_crawls(svc, crawler, collection, on_started)
+
+
+def _recent_crawls(svc: Services, crawler: CrawlService, collection: str, on_started: Callable[[int], None]) -> None:
+    """The collection's last crawls; a stopped one with pages still queued can be resumed where it stopped."""
+    with user_errors("Could not list the crawls"):
+        found = crawler.state.list(collection_id=svc.collections.get(collection).id, limit=10)
+        if not found:
+            return
+        with st.expander(f"Recent crawls into this collection ({len(found)})"):
+            st.dataframe(pd.DataFrame([{"crawl": c.id, "status": c.status, "mode": c.mode, "url": c.root_url,
+                                        "pages": ", ".join(f"{n} {s}" for s, n in sorted(c.counts.items())),
+                                        "started": c.started_at} for c in found]), hide_index=True, width="stretch")
+            for c in (c for c in found if c.resumable):
+                label = f"Resume crawl {c.id} ({c.counts.get('queued', 0)} pages queued)"
+                if st.button(label, key=f"ingest.crawl_resume.{c.id}", icon=":material/play_arrow:"):
+                    with user_errors("Could not resume the crawl"):
+                        on_started(crawler.submit_resume(c.id))
 
 
 def _start(crawler: CrawlService, request: CrawlRequest, on_started: Callable[[int], None]) -> None:

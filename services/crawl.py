@@ -18,18 +18,21 @@ import logging
 import re
 import threading
 from collections import deque
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
 from services.collections import Collection
+from services.crawl_state import RESUMABLE, CrawlState, Frontier
 from services.errors import UnsupportedInput, ValidationFailed
 from services.fetch import Fetcher, FetchResult
 from services.ingestion import IngestionService, Mode
 from services.jobs import JobReporter, request_key
 from services.parsing import ParsedText, decode_text, html_to_text, parse_bytes
+from services.render import Renderer, RenderFailed, chromium_path
 from services.sitemap import SiteAnalysis, analyze_site, is_page_link, matches, page_links, parse_html
 from services.sources import SourceItem
 from services.url_safety import Resolver, canonical_url, check_url, system_resolver
@@ -50,10 +53,12 @@ class CrawlRequest:
     path_prefix: str = ""
     include: list[str] = field(default_factory=list)  # globs over the URL path, e.g. an analyzer group "/docs/*"
     exclude: list[str] = field(default_factory=list)
+    render_js: bool = False  # run each HTML page's scripts in headless chromium before extracting it
 
     def params(self) -> dict[str, Any]:
         return {"max_pages": self.max_pages, "max_depth": self.max_depth, "same_domain": self.same_domain,
-                "path_prefix": self.path_prefix, "include": sorted(self.include), "exclude": sorted(self.exclude)}
+                "path_prefix": self.path_prefix, "include": sorted(self.include), "exclude": sorted(self.exclude),
+                "render_js": self.render_js}
 
 
 @dataclass
@@ -105,6 +110,7 @@ class CrawlService:
         self.settings = ingestion.settings
         self.engine = ingestion.engine
         self.resolver = resolver  # None: the system resolver (tests inject one)
+        self.state = CrawlState(self.engine)
 
     # -- entry points ---------------------------------------------------------------------
     def analyze(self, url: str, *, time_limit: float = 50, max_urls: int = 150) -> SiteAnalysis:
@@ -120,6 +126,8 @@ class CrawlService:
             raise ValidationFailed("max_pages must be 1-100000 and max_depth 0-100.")
         root = canonical_url(request.url)
         check_url(root, resolver=self.resolver or system_resolver, allowed=self.settings.fetch_allow_hosts)
+        if request.render_js:
+            chromium_path(self.settings)  # no chromium: say so before a job is recorded
         request.url = root
         coll = self.ingestion.collections.get(request.collection)
         self.ingestion.collections.check_model(coll)
@@ -127,16 +135,49 @@ class CrawlService:
         job_id = self.ingestion.jobs.start(kind="ingest:url", key=key, collection_id=coll.id,
                                            params={"collection": coll.name, "mode": request.mode, "kind": "url",
                                                    "url": root, **request.params()})
+        self.state.mark_interrupted()
         with self.engine.begin() as conn:
-            # A crawl whose job ended without it (the process died) is marked interrupted.
-            conn.execute(sa.text("UPDATE crawls SET status = 'interrupted', finished_at = now() WHERE status = 'running' "
-                                 "AND job_id IN (SELECT id FROM jobs WHERE status <> 'running')"))
             crawl_id = int(conn.execute(
                 sa.text("INSERT INTO crawls (collection_id, root_url, mode, params, job_id) "
                         "VALUES (:c, :u, :m, CAST(:p AS jsonb), :j) RETURNING id"),
                 {"c": coll.id, "u": root, "m": request.mode, "p": json.dumps(request.params()), "j": job_id},
             ).scalar_one())
+        self.state.enqueue(crawl_id, [(root, 0)])
         return job_id, crawl_id, coll
+
+    def _reopen(self, crawl_id: int) -> tuple[int, Collection, CrawlRequest, Frontier]:
+        """Start a job that carries on a stopped crawl from its stored queue."""
+        self.state.mark_interrupted()
+        info = self.state.get(crawl_id)
+        if info.status not in RESUMABLE or info.collection_id is None:
+            raise ValidationFailed(f"Crawl {crawl_id} is {info.status}: only a cancelled, interrupted or failed crawl "
+                                   "can be resumed (start it again instead).")
+        coll = self.ingestion.collections.get(info.collection_id)
+        known = set(CrawlRequest.__dataclass_fields__) - {"collection", "url", "mode"}
+        request = CrawlRequest(coll.name, info.root_url, mode=info.mode,  # type: ignore[arg-type]
+                               **{k: v for k, v in info.params.items() if k in known})
+        key = request_key("crawl", coll.id, root=info.root_url, mode=request.mode, **request.params())
+        job_id = self.ingestion.jobs.start(kind="ingest:url", key=key, collection_id=coll.id,
+                                           params={"collection": coll.name, "mode": request.mode, "kind": "url",
+                                                   "url": info.root_url, "resumes": crawl_id, **request.params()})
+        try:
+            self.state.reopen(crawl_id, job_id)
+        except Exception as exc:
+            self.ingestion.jobs.finish(job_id, status="failed", error=str(exc))
+            raise
+        return job_id, coll, request, self.state.frontier(crawl_id)
+
+    def resume(self, crawl_id: int) -> CrawlResult:
+        """Carry on a cancelled, interrupted or failed crawl where it stopped (CLI, MCP, tests)."""
+        job_id, coll, request, frontier = self._reopen(crawl_id)
+        return self.execute(job_id, crawl_id, coll, request, frontier)
+
+    def submit_resume(self, crawl_id: int) -> int:
+        """``resume`` in a background thread; returns the job id at once (the UI polls the job)."""
+        job_id, coll, request, frontier = self._reopen(crawl_id)
+        threading.Thread(target=self.execute, args=(job_id, crawl_id, coll, request, frontier), daemon=True,
+                         name=f"crawl-job-{job_id}").start()
+        return job_id
 
     def run(self, request: CrawlRequest) -> CrawlResult:
         """Crawl synchronously (CLI, MCP, tests)."""
@@ -151,17 +192,20 @@ class CrawlService:
         return job_id
 
     # -- the crawl ------------------------------------------------------------------------
-    def execute(self, job_id: int, crawl_id: int, coll: Collection, request: CrawlRequest) -> CrawlResult:
+    def execute(self, job_id: int, crawl_id: int, coll: Collection, request: CrawlRequest,
+                frontier: Frontier | None = None) -> CrawlResult:
+        frontier = frontier or Frontier(deque([(request.url, 0)]), {request.url}, [])
+        pages = frontier.pages
         reporter = JobReporter(self.ingestion.jobs, job_id)
-        reporter.update(files_total=request.max_pages, files_done=0, fetched=0, chunks_total=0, chunks_embedded=0,
+        reporter.update(files_total=request.max_pages, files_done=len(pages), fetched=0, chunks_total=0, chunks_embedded=0,
                         chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0, deleted=0,
                         graph_facts=0, graph_entities=0, graph_failed=0, crawl_id=crawl_id)
-        pages: list[dict[str, Any]] = []
         deleted: list[str] = []
         status, error = "done", None
         try:
-            with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher:
-                status = self._crawl(fetcher, crawl_id, coll, request, reporter, pages)
+            with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher, ExitStack() as stack:
+                renderer = stack.enter_context(Renderer(self.settings, fetcher)) if request.render_js else None
+                status = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer)
             if status == "done" and request.mode == "reingest":
                 deleted = self._delete_vanished(crawl_id, coll, request.url, pages, reporter)
         except Exception as exc:
@@ -170,9 +214,7 @@ class CrawlService:
         finally:
             reporter.flush()
             self.ingestion.jobs.finish(job_id, status=status, error=error)
-            with self.engine.begin() as conn:
-                conn.execute(sa.text("UPDATE crawls SET status = :s, finished_at = now() WHERE id = :id"),
-                             {"s": status, "id": crawl_id})
+            self.state.finish(crawl_id, status)
         return CrawlResult(crawl_id, job_id, status, dict(reporter.progress), pages, deleted)
 
     def _wanted(self, url: str, request: CrawlRequest, root_host: str) -> bool:
@@ -186,28 +228,47 @@ class CrawlService:
         return not any(matches(url, p) for p in request.exclude)
 
     def _crawl(self, fetcher: Fetcher, crawl_id: int, coll: Collection, request: CrawlRequest,
-               reporter: JobReporter, pages: list[dict[str, Any]]) -> str:
+               reporter: JobReporter, frontier: Frontier, renderer: Renderer | None = None) -> str:
         root_host = urlsplit(request.url).netloc
-        queue: deque[tuple[str, int]] = deque([(request.url, 0)])
-        seen = {request.url}
+        queue, seen, pages = frontier.queue, frontier.seen, frontier.pages
         while queue and len(pages) < request.max_pages:
             if reporter.cancelled():
                 return "cancelled"
             url, depth = queue.popleft()
             got = fetcher.fetch(url)
-            if got.final_url != url and got.final_url in seen and got.ok:
-                continue  # a redirect to a page this crawl already has
+            if got.final_url != url and got.ok:
+                self.state.redirected(crawl_id, url, got.final_url)
+                if got.final_url in seen:
+                    continue  # a redirect to a page this crawl already has
             seen.add(got.final_url)
             reporter.add(fetched=1)
+            if renderer is not None and got.ok and "html" in got.content_type:
+                got = self._render(renderer, got, reporter)
             page = self._store_page(got, coll, request, reporter, crawl_id, depth)
             pages.append(page)
             reporter.add(files_done=1)
             if got.ok and "html" in got.content_type and depth < request.max_depth:
+                found = []
                 for link in page_links(got.final_url, got.body.decode("utf-8", errors="replace")):
                     if link not in seen and is_page_link(link) and self._wanted(link, request, root_host):
                         seen.add(link)
-                        queue.append((link, depth + 1))
+                        found.append((link, depth + 1))
+                self.state.enqueue(crawl_id, found)  # stored before they are visited: a resume starts from here
+                queue.extend(found)
         return "done"
+
+    @staticmethod
+    def _render(renderer: Renderer, got: FetchResult, reporter: JobReporter) -> FetchResult:
+        """The page after its scripts ran (links and text come from it), or a failure with the reason."""
+        try:
+            rendered = renderer.render(got.final_url, got.body, got.content_type)
+        except RenderFailed as exc:
+            return replace(got, status=None, reason=str(exc))
+        if rendered.blocked:
+            log.info("rendering %s: refused %d request(s): %s", got.final_url, len(rendered.blocked),
+                     rendered.blocked[:5])
+            reporter.add(render_blocked=len(rendered.blocked))
+        return replace(got, body=rendered.html, content_type="text/html; charset=utf-8")
 
     def _store_page(self, got: FetchResult, coll: Collection, request: CrawlRequest, reporter: JobReporter,
                     crawl_id: int, depth: int) -> dict[str, Any]:
@@ -217,7 +278,7 @@ class CrawlService:
             reporter.item(title=url, source=url, status="skipped" if status == "gone" else status,
                           reason=got.reason or "")
             reporter.add(**{"skipped" if status in ("gone", "skipped") else "failed": 1})
-            return self._page(crawl_id, url, status, got.reason, None, depth)
+            return self.state.record(crawl_id, url, status, got.reason, None, depth)
         fetched_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         metadata: dict[str, Any] = {"url": url, "fetched_at": fetched_at, "crawl_id": crawl_id}
 
@@ -232,19 +293,8 @@ class CrawlService:
             record = self.ingestion.ingest_item(item, coll, request.mode, reporter)
         except UnsupportedInput as exc:  # defensive: the ingester records these itself
             record = {"status": "skipped", "reason": str(exc)}
-        return self._page(crawl_id, url, record["status"], record.get("reason") or None,
-                          record.get("document_id"), depth)
-
-    def _page(self, crawl_id: int, url: str, status: str, reason: str | None, document_id: int | None,
-              depth: int) -> dict[str, Any]:
-        with self.engine.begin() as conn:
-            conn.execute(
-                sa.text("INSERT INTO crawl_pages (crawl_id, url, status, reason, document_id, depth) "
-                        "VALUES (:c, :u, :s, :r, :d, :depth) ON CONFLICT (crawl_id, url) DO UPDATE SET "
-                        "status = EXCLUDED.status, reason = EXCLUDED.reason, document_id = EXCLUDED.document_id"),
-                {"c": crawl_id, "u": url, "s": status, "r": reason, "d": document_id, "depth": depth},
-            )
-        return {"url": url, "status": status, "reason": reason, "document_id": document_id, "depth": depth}
+        return self.state.record(crawl_id, url, record["status"], record.get("reason") or None,
+                                 record.get("document_id"), depth)
 
     def _delete_vanished(self, crawl_id: int, coll: Collection, root: str, pages: list[dict[str, Any]],
                          reporter: JobReporter) -> list[str]:
@@ -276,15 +326,11 @@ class CrawlService:
             deleted.append(url)
             reporter.item(title=url, source=url, status="deleted", reason="Gone from the site since the last crawl.")
             reporter.add(deleted=1)
-            entry = self._page(crawl_id, url, "deleted", "Gone from the site since the last crawl.", int(doc_id),
+            entry = self.state.record(crawl_id, url, "deleted", "Gone from the site since the last crawl.", int(doc_id),
                                next((p["depth"] for p in pages if p["url"] == url), -1))
             pages[:] = [p for p in pages if p["url"] != url] + [entry]
         return deleted
 
     def pages(self, crawl_id: int) -> list[dict[str, Any]]:
         """What a crawl did, page by page (also for a cancelled or crashed crawl)."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(sa.text("SELECT url, status, reason, document_id, depth FROM crawl_pages "
-                                        "WHERE crawl_id = :c ORDER BY fetched_at, url"), {"c": crawl_id})
-            return [dict(r._mapping) for r in rows]
-
+        return self.state.pages(crawl_id)

@@ -104,8 +104,12 @@ class Fetcher:
 
     # -- public ---------------------------------------------------------------------------
     def fetch(self, url: str, *, types: tuple[str, ...] = PAGE_TYPES, robots: bool = True,
-              timeout: float | None = None) -> FetchResult:
-        """GET ``url``; the result carries the body, or a reason when it cannot be used."""
+              timeout: float | None = None, polite: bool = True) -> FetchResult:
+        """GET ``url``; the result carries the body, or a reason when it cannot be used.
+
+        ``polite=False`` skips the per-host delay (a rendered page's own scripts and data, fetched
+        for one page view); the per-host concurrency limit still applies.
+        """
         try:
             current = canonical_url(url)
         except ValidationFailed as exc:
@@ -118,7 +122,7 @@ class Fetcher:
                 return FetchResult(first, current, None, reason=str(exc))
             if robots and self.settings.fetch_respect_robots and not self.robots_allow(current):
                 return FetchResult(first, current, None, reason="Disallowed by the site's robots.txt.")
-            result = self._get(first, current, types, timeout)
+            result = self._get(first, current, types, timeout, polite)
             if not isinstance(result, str):
                 return result
             try:
@@ -153,13 +157,15 @@ class Fetcher:
         return parser
 
     # -- internals ------------------------------------------------------------------------
-    def _get(self, first: str, url: str, types: tuple[str, ...], timeout: float | None) -> FetchResult | str:
+    def _get(self, first: str, url: str, types: tuple[str, ...], timeout: float | None,
+             polite: bool = True) -> FetchResult | str:
         """One request: a final result, or the Location of a redirect as a string."""
         host = urlsplit(url).netloc
         with self._lock:
             slot = self._slots.setdefault(host, threading.Semaphore(self.settings.fetch_per_host_concurrency))
         with slot:
-            self._wait_turn(host)
+            if polite:
+                self._wait_turn(host)
             try:
                 return self._stream(first, url, types, timeout)
             except httpx.TimeoutException:

@@ -113,6 +113,7 @@ class Settings(BaseSettings):
     fetch_per_host_concurrency: int = Field(default=2, ge=1, le=32)
     fetch_respect_robots: bool = True
     fetch_user_agent: str = "rag-memory-workbench/1.0 (web ingestion)"
+    chromium_path: str = Field(default="", description="chromium for JavaScript rendering; empty: `chromium` on PATH.")
 
     auth_mode: Literal["auto", "none", "password", "oidc"] = Field(
         default="auto",

@@ -16,8 +16,10 @@ from urllib.parse import urlparse
 from scripts.bench.common import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
+# Chromium's own calls home (update checks, sign-in probes) go to a closed loopback port; the app bypasses it.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--proxy-server=http://127.0.0.1:9"]
 LOOPBACK = {"127.0.0.1"}
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 

@@ -15,9 +15,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
+# Chromium still calls home on its own (update.googleapis.com, accounts.google.com) despite the flags:
+# those requests go to a proxy on a closed loopback port and fail there; loopback (the app) bypasses it.
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--proxy-server=http://127.0.0.1:9",
 ]
 
 

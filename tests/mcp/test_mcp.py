@@ -15,7 +15,7 @@ TOOLS = {
     "create_collection", "list_collections", "get_collection_info", "update_collection_metadata", "delete_collection",
     "link_document_to_collection", "ingest_text", "ingest_file", "ingest_directory", "list_documents", "get_document",
     "update_document", "delete_document", "search_documents", "query_relationships", "query_temporal",
-    "ask", "remember", "recall", "forget", "ingest_url", "analyze_website",
+    "ask", "remember", "recall", "forget", "ingest_url", "analyze_website", "resume_crawl",
 }
 
 
