@@ -11,7 +11,7 @@ from services.redaction import scrub
 
 @st.cache_resource(show_spinner="Starting the stores and loading the embedding model…")
 def _services() -> Services:
-    return build_services()
+    return build_services(defer_model=True)  # Home draws while the model finishes loading
 
 
 def get_services() -> Services:

@@ -28,7 +28,10 @@ with s1.container(border=True):
     st.code(pg["location"], language=None)
 with s2.container(border=True):
     st.markdown("**Embedding model**")
-    st.caption(f"{emb['model']} · {emb['dimension']} dimensions")
+    if emb["dimension"] is None:
+        st.caption(f"{emb['model']} · loading in the background (the first search waits for it)")
+    else:
+        st.caption(f"{emb['model']} · {emb['dimension']} dimensions")
 with s3.container(border=True):
     graph = health["graph"]
     st.markdown("**Knowledge graph**")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +14,7 @@ from services.conversations import ConversationService
 from services.db import create_db_engine, postgres_health
 from services.diagrams import DiagramService
 from services.documents import DocumentService
-from services.embeddings import Embedder, create_embedder
+from services.embeddings import DeferredEmbedder, Embedder, embedder_name, load_in_background
 from services.errors import ConfigError
 from services.extraction import SpacyTemporalExtractor
 from services.extraction_llm import LLMTemporalExtractor
@@ -52,7 +51,8 @@ class Services:
         pg = postgres_health(self.engine, self.settings)
         out: dict[str, Any] = {
             "postgres": pg.__dict__,
-            "embedding": {"model": self.embedder.name, "dimension": self.embedder.dim},
+            "embedding": {"model": self.embedder.name,
+                          "dimension": self.embedder.dim if self.embedder.ready else None},  # None: still loading
             "graph": None,
         }
         if self.graph_store is not None:
@@ -76,24 +76,29 @@ def create_extractor(settings: Settings) -> Any:
     return SpacyTemporalExtractor(model_name=settings.spacy_model)
 
 
-def build_services(settings: Settings | None = None, *, embedder: Embedder | None = None) -> Services:
+def build_services(settings: Settings | None = None, *, embedder: Embedder | None = None,
+                   defer_model: bool = False) -> Services:
     """Start or connect to the stores, load the embedding model and wire the services.
 
     ``embedder`` lets a caller (tests, a second container in one process) share an
-    already-loaded model instead of loading it again.
+    already-loaded model instead of loading it again. ``defer_model`` (the web app)
+    returns as soon as the stores are up while the model finishes loading in the
+    background; the first call that needs it waits for it, and a failure to load it
+    surfaces there.
     """
     settings = settings or get_settings()
     # The model loads (seconds of CPU) in a thread while the stores start (mostly waiting on their processes).
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="load-model") as pool:
-        loading = None if embedder is not None else pool.submit(create_embedder, settings)
-        engine = create_db_engine(settings)
-        graph_store, graph = None, None
-        if settings.graph_enabled:
-            graph_store = create_graph_store(settings)
-            graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
-                                 extractor=create_extractor(settings))
-            graph.ensure_indexes()
-        embedder = embedder if loading is None else loading.result()
+    loading = None if embedder is not None else load_in_background(settings)
+    engine = create_db_engine(settings)
+    graph_store, graph = None, None
+    if settings.graph_enabled:
+        graph_store = create_graph_store(settings)
+        graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
+                             extractor=create_extractor(settings))
+        graph.ensure_indexes()
+    if loading is not None:
+        embedder = DeferredEmbedder(embedder_name(settings), loading) if defer_model else loading.result()
+    assert embedder is not None
     collections = CollectionService(engine=engine, embedder=embedder, graph=graph)
     documents = DocumentService(engine=engine, graph=graph)
     jobs = JobService(engine=engine)

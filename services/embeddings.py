@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -54,6 +55,8 @@ class Embedder:
         self._interactive_waiting = 0
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self.dim = int(self.embed_texts(["dimension probe"]).shape[1])
+
+    ready = True  # loaded (a DeferredEmbedder says False until its model is)
 
     def _call(self, texts: list[str], *, background: bool) -> list[list[float]]:
         with self._turn:
@@ -133,6 +136,43 @@ def _openai_embed_fn(settings: Settings) -> _TextEmbedder:
     return embed
 
 
+class DeferredEmbedder:
+    """An Embedder whose model is still loading in a background thread: using it waits for the model.
+
+    ``name`` is known at once; every other attribute (``dim``, ``embed_texts``…) waits for the
+    load and then comes from the real Embedder, which also raises the load's error, if any.
+    """
+
+    def __init__(self, name: str, loading: Future[Embedder]) -> None:
+        self.name = name
+        self._loading = loading
+
+    @property
+    def ready(self) -> bool:
+        return self._loading.done() and self._loading.exception() is None
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._loading.result(), attr)
+
+
+def embedder_name(settings: Settings) -> str:
+    return f"{settings.embedding_provider}:{settings.embedding_model}"
+
+
+def load_in_background(settings: Settings) -> Future[Embedder]:
+    """``create_embedder(settings)`` in a daemon thread; the future holds the Embedder or the error."""
+    future: Future[Embedder] = Future()
+
+    def load() -> None:
+        try:
+            future.set_result(create_embedder(settings))
+        except BaseException as exc:  # handed to whoever waits for the model
+            future.set_exception(exc)
+
+    threading.Thread(target=load, name="load-embedding-model", daemon=True).start()
+    return future
+
+
 def create_embedder(settings: Settings) -> Embedder:
     """The configured embedder, loaded once per process and model (loading takes seconds)."""
     return _cached_embedder(
@@ -156,7 +196,7 @@ def _cached_embedder(provider: str, model: str, batch_size: int, base_url: str, 
         fn = _openai_embed_fn(settings)
     try:
         slice_size = None if settings.embedding_provider == "local" else settings.embed_batch_size
-        return Embedder(f"{settings.embedding_provider}:{settings.embedding_model}", fn, settings.embed_batch_size,
+        return Embedder(embedder_name(settings), fn, settings.embed_batch_size,
                         slice_size)
     except ConfigError:
         raise
