@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,16 +31,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url(services, data_dir, tmp_path_factory):
-    """Start ``streamlit run Home.py`` on a free loopback port, sharing the test data folder."""
+def serve_app(data_dir: Path, log: Path, **env: str) -> Iterator[str]:
+    """Run ``streamlit run Home.py`` on a free loopback port on the test data folder; yields its URL."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("app") / "streamlit.log"
-    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1"}
+    full_env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", **env}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "Home.py"), "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+        cwd=ROOT, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
@@ -53,12 +52,20 @@ def app_url(services, data_dir, tmp_path_factory):
     else:
         proc.kill()
         pytest.fail(f"the app did not start; log:\n{log.read_text()[-3000:]}")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def app_url(services, data_dir, tmp_path_factory):
+    """The app on the session's data folder (sharing its running embedded stores)."""
+    yield from serve_app(data_dir, tmp_path_factory.mktemp("app") / "streamlit.log")
 
 
 @pytest.fixture(scope="module")

@@ -6,15 +6,9 @@ page script alone, and the router must still put the login in front of it.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
-
 import pytest
 
-from tests.browser.conftest import ROOT, _free_port
+from tests.browser.conftest import serve_app
 
 pytestmark = pytest.mark.browser
 
@@ -23,32 +17,8 @@ PASSWORD = "browser-gate-pass-7d3e"
 
 @pytest.fixture(scope="module")
 def gated_url(services, data_dir, tmp_path_factory):
-    port = _free_port()
     log = tmp_path_factory.mktemp("gated") / "streamlit.log"
-    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "RAG_AUTH_PASSWORD": PASSWORD}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "Home.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail(f"the app did not start; log:\n{log.read_text()[-3000:]}")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    yield from serve_app(data_dir, log, RAG_AUTH_PASSWORD=PASSWORD)
     assert PASSWORD not in log.read_text(), "the password reached the server log"
 
 
