@@ -44,7 +44,7 @@ def _reading(rows: list[tuple[str, float, float, float]]) -> list[str]:
         f"The full fusion does **not** beat semantic-only on recall@5 here ({full:.3f} vs {semantic:.3f}). "
         "HotpotQA questions are long natural-language sentences about two Wikipedia entities; the embedding "
         "model already ranks the gold passages well, while the other two retrievers are weak on them: keyword "
-        "search needs every word (it rarely matches a whole question) and then falls back to any word, and the "
+        "search needs every word (it rarely matches a whole question) and then falls back to the question's three rarest words, and the "
         "offline spaCy graph only links passages through the subject–verb–object facts it extracts. Fusing a "
         "strong list with two noisy ones pushes gold passages down. Reciprocal-rank fusion suffers most because "
         "it ignores scores (a chunk in both weak lists outranks the best semantic hit), which is why the shipped "

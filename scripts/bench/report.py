@@ -36,7 +36,8 @@ def load_results(folder: Path) -> list[dict[str, Any]]:
         if not isinstance(data, dict):
             continue
         if "figures" not in data:  # written without common.write_results: every field is a figure
-            data = {"figures": {k: v for k, v in data.items() if k != "machine"}, "machine": data.get("machine", {})}
+            data = {"figures": {k: v for k, v in data.items() if k not in ("machine", "run_at")},
+                    "machine": data.get("machine", {}), "run_at": data.get("run_at")}
         data.setdefault("benchmark", path.stem)
         data.setdefault("machine", {})
         results.append(data)
