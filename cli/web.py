@@ -86,7 +86,7 @@ def analyze(url: str, time_limit: float, max_urls: int, as_json: bool) -> None:
 
 @click.command("crawls")
 @click.option("--collection", default=None, help="Only crawls into this collection.")
-@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True, help="At most this many crawls, newest first.")
 @json_option
 def crawls(collection: str | None, limit: int, as_json: bool) -> None:
     """Recent crawls, newest first, with their status and pages per status (queued = not visited yet).

@@ -54,6 +54,14 @@ def test_cli_ingest_url_and_analyze(web_services, collection, small_site):
     again = rag("ingest", "url", small_site + "/sql-createindex.html", collection)
     assert again.exit_code == 0 and "reingest" in again.output
 
+    listed = rag("ingest", "crawls", "--collection", collection, "--json")
+    assert listed.exit_code == 0, listed.output
+    crawls = json.loads(listed.stdout)
+    assert crawls[0]["root_url"] == small_site + "/sql-createindex.html" and crawls[0]["status"] == "done"
+    assert crawls[0]["counts"] == {"ingested": 2} or crawls[0]["counts"].get("skipped") == 1, crawls[0]
+    finished = rag("ingest", "resume", crawls[-1]["id"])
+    assert finished.exit_code == 2 and "only a cancelled" in finished.stderr, finished.output
+
     analysis = rag("analyze", small_site + "/sql-createindex.html", "--time-limit", "10", "--json")
     assert analysis.exit_code == 0, analysis.output
     assert json.loads(analysis.stdout)["source"] == "links"
@@ -80,9 +88,11 @@ def test_mcp_tools(web_services, collection, small_site):
             ingested = await client.call_tool("ingest_url", {"url": small_site + "/sql-dropindex.html",
                                                              "collection": collection})
             refused = await client.call_tool("ingest_url", {"url": "http://169.254.169.254/", "collection": collection})
-            return analysed, ingested, refused
+            done = await client.call_tool("resume_crawl", {"crawl_id": ingested.structured_content["crawl_id"]})
+            return analysed, ingested, refused, done
 
-    analysed, ingested, refused = anyio.run(main)
+    analysed, ingested, refused, done = anyio.run(main)
+    assert done.is_error and "only a cancelled" in done.content[0].text
     assert not analysed.is_error and analysed.structured_content["total_found"] >= 1
     assert not ingested.is_error and ingested.structured_content["pages"][0]["status"] == "ingested"
     assert refused.is_error and "metadata" in refused.content[0].text
