@@ -117,11 +117,9 @@ live_job()
 if svc.graph is not None:
     st.subheader("Knowledge graph")
     docs = svc.documents.list(collection_id=coll.id, limit=1000)
-    by_status: dict[str, int] = {}
-    for d in docs:
-        by_status[d.graph_status] = by_status.get(d.graph_status, 0) + 1
+    by_status = svc.documents.graph_status_counts(coll.id)
     st.caption(f"{md_escape(coll.name)}: " + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "no documents"))
-    troubled = [d for d in docs if d.graph_status in ("pending", "failed", "none")]
+    troubled = svc.documents.list(collection_id=coll.id, graph_status=("pending", "failed", "none"), limit=1000)
     if troubled:
         st.dataframe(
             [{"id": d.id, "title": d.title, "graph": d.graph_status, "error": d.graph_error or ""} for d in troubled],

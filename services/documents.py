@@ -206,7 +206,8 @@ class DocumentService:
 
     def list(
         self, *, collection_id: int | None = None, title_contains: str = "",
-        metadata_filter: dict[str, Any] | None = None, limit: int = 100, offset: int = 0,
+        metadata_filter: dict[str, Any] | None = None, graph_status: tuple[str, ...] = (),
+        limit: int = 100, offset: int = 0,
     ) -> list[DocumentSummary]:
         clauses, params = [], {"limit": max(1, min(int(limit), 1000)), "offset": max(0, int(offset))}
         if collection_id is not None:
@@ -216,6 +217,9 @@ class DocumentService:
             clauses.append("d.title ILIKE :title ESCAPE '\\'")
             escaped = title_contains.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             params["title"] = f"%{escaped}%"
+        if graph_status:
+            clauses.append("d.graph_status = ANY(:gs)")
+            params["gs"] = list(graph_status)
         if metadata_filter:
             clauses.append("d.metadata @> CAST(:mf AS jsonb)")
             params["mf"] = json.dumps(metadata_filter)
@@ -223,6 +227,21 @@ class DocumentService:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.text(f"{_SUMMARY} {where} ORDER BY d.title LIMIT :limit OFFSET :offset"), params)
             return [_summary(r) for r in rows]
+
+    def ids(self, collection_id: int) -> list[int]:
+        """Every document id of a collection, oldest first (no page limit, unlike :meth:`list`)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT document_id FROM collection_documents WHERE collection_id = :cid "
+                                        "ORDER BY document_id"), {"cid": collection_id})
+            return [int(r[0]) for r in rows]
+
+    def graph_status_counts(self, collection_id: int) -> dict[str, int]:
+        """How many of a collection's documents have each graph status (done, pending, failed, none)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                "SELECT d.graph_status, count(*) FROM documents d JOIN collection_documents cd ON cd.document_id = d.id "
+                "WHERE cd.collection_id = :cid GROUP BY d.graph_status"), {"cid": collection_id})
+            return {str(r[0]): int(r[1]) for r in rows}
 
     def get(self, document_id: int, *, with_chunks: bool = True) -> DocumentView:
         with self.engine.connect() as conn:

@@ -135,7 +135,7 @@ class IngestionService:
             raise ValidationFailed("The knowledge graph is turned off (graph_enabled = false).")
         coll = self.collections.get(collection)
         if document_ids is None:
-            document_ids = [d.id for d in self.documents.list(collection_id=coll.id, limit=1_000_000)]
+            document_ids = self.documents.ids(coll.id)
         if not document_ids:
             raise ValidationFailed(f"Collection {coll.name!r} has no documents.")
         key = request_key("graph-rebuild", coll.id, documents=sorted(document_ids))
