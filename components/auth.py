@@ -8,10 +8,13 @@ in ``services/access.py``; this module only renders them.
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 from pydantic import ValidationError
 from streamlit.navigation.page import StreamlitPage
 
+from components.resources import login_throttle
 from components.state import Keys
 from services.access import AccessPolicy, decide_access, password_matches
 from services.errors import WorkbenchError
@@ -20,6 +23,7 @@ from services.settings import Settings, get_settings
 
 LOGIN_TITLE = "RAG Memory Workbench"
 WRONG_PASSWORD = "Wrong password."
+TOO_MANY = "Too many wrong passwords from your address. Try again in {seconds} s."
 
 
 def access_gate(pages: list[StreamlitPage]) -> StreamlitPage | None:
@@ -93,11 +97,25 @@ def _password_gate(signed_in: bool, expected: str) -> bool:
         typed = st.text_input("Password", type="password", key="auth.password")
         submitted = st.form_submit_button("Log in", type="primary")
     if submitted:
+        throttle, client = login_throttle(), _client_address()
+        wait = throttle.retry_after(client)
+        if wait > 0:  # not even compared: a guess made while locked out tells nothing
+            st.error(TOO_MANY.format(seconds=math.ceil(wait)), icon=":material/timer:")
+            return False
         if password_matches(typed, expected):
+            throttle.succeeded(client)
             st.session_state[Keys.AUTH_SIGNED_IN] = True
             st.rerun()
-        st.error(WRONG_PASSWORD, icon=":material/error:")
+        wait = throttle.failed(client)
+        st.error(WRONG_PASSWORD + (" " + TOO_MANY.format(seconds=math.ceil(wait)) if wait else ""),
+                 icon=":material/error:")
     return False
+
+
+def _client_address() -> str:
+    """The visitor's address ("local" for localhost, where Streamlit gives none, and under AppTest)."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else "local"
 
 
 def _oidc_gate(signed_in: bool) -> bool:

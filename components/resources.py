@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from services.access import LoginThrottle
 from services.container import Services, build_services
 from services.errors import WorkbenchError
 from services.redaction import scrub
@@ -22,3 +23,9 @@ def get_services() -> Services:
         st.error(scrub(f"The workbench could not start: {exc}"), icon=":material/error:")
         st.stop()
         raise  # unreachable: st.stop() raises
+
+
+@st.cache_resource(show_spinner=False)
+def login_throttle() -> LoginThrottle:
+    """Wrong-password counts per client address, shared by every browser session of this server."""
+    return LoginThrottle()

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,6 +21,10 @@ from services.errors import ConfigError
 
 AuthMode = Literal["auto", "none", "password", "oidc"]
 LoginMethod = Literal["none", "password", "oidc"]
+
+LOGIN_FREE_ATTEMPTS = 5  # wrong passwords from one client before each try must wait
+LOGIN_BASE_DELAY = 30.0  # seconds of the first wait; doubled per further wrong password
+LOGIN_MAX_DELAY = 900.0  # the longest wait, seconds
 
 
 def is_loopback_address(address: str | None) -> bool:
@@ -78,3 +86,45 @@ def decide_access(*, mode: AuthMode, password_set: bool, oidc_configured: bool,
 def password_matches(candidate: str, expected: str) -> bool:
     """Compare a typed password with the configured one in constant time."""
     return bool(expected) and hmac.compare_digest(candidate.encode("utf-8"), expected.encode("utf-8"))
+
+
+class LoginThrottle:
+    """Slows down password guessing: after ``free_attempts`` wrong passwords from one client, each
+    further try waits ``base_delay`` seconds, doubling per wrong password up to ``max_delay``.
+
+    One instance serves the whole process (``components/resources.py``), so a new browser session
+    does not reset it; the right password does, for that client. Keys are client addresses; at most
+    ``max_keys`` are remembered (the oldest are forgotten first). Thread-safe.
+    """
+
+    def __init__(self, *, free_attempts: int | None = None, base_delay: float | None = None,
+                 max_delay: float | None = None, max_keys: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.free_attempts = LOGIN_FREE_ATTEMPTS if free_attempts is None else free_attempts
+        self.base_delay = LOGIN_BASE_DELAY if base_delay is None else base_delay
+        self.max_delay = LOGIN_MAX_DELAY if max_delay is None else max_delay
+        self.max_keys, self.clock = max_keys, clock
+        self._lock = threading.Lock()
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (wrong passwords, locked until)
+
+    def retry_after(self, key: str) -> float:
+        """Seconds before ``key`` may try a password again (0 when it may now)."""
+        with self._lock:
+            _, until = self._failures.get(key, (0, 0.0))
+            return max(0.0, until - self.clock())
+
+    def failed(self, key: str) -> float:
+        """Count a wrong password from ``key``; return how long it must now wait (0 while attempts are free)."""
+        with self._lock:
+            count = self._failures.pop(key, (0, 0.0))[0] + 1
+            over = count - self.free_attempts + 1  # the free_attempts-th wrong password starts the waits
+            delay = min(self.max_delay, self.base_delay * 2 ** (over - 1)) if over > 0 else 0.0
+            self._failures[key] = (count, self.clock() + delay)
+            while len(self._failures) > self.max_keys:
+                self._failures.popitem(last=False)
+            return delay
+
+    def succeeded(self, key: str) -> None:
+        """The right password: forget ``key``'s wrong ones."""
+        with self._lock:
+            self._failures.pop(key, None)

@@ -7,13 +7,16 @@ login applies) are pure functions, tested exhaustively here too.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import streamlit as st
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
+import services.access
 from components.auth import LOGIN_TITLE, WRONG_PASSWORD
-from services.access import AccessPolicy, decide_access, is_loopback_address, password_matches
+from services.access import AccessPolicy, LoginThrottle, decide_access, is_loopback_address, password_matches
 from services.errors import ConfigError
 from services.redaction import protect
 from services.settings import get_settings
@@ -112,6 +115,52 @@ def test_wrong_password_is_refused_the_right_one_opens_the_page_and_log_out_clos
     assert at.session_state["auth.signed_in"] is False
     at.switch_page("pages/documents.py").run()
     assert element_types(at) == LOGIN_FORM and _titles(at) == [LOGIN_TITLE]
+
+
+def test_repeated_wrong_passwords_lock_the_client_out_across_sessions(app_env, monkeypatch):
+    monkeypatch.setattr(services.access, "LOGIN_FREE_ATTEMPTS", 3)
+    monkeypatch.setattr(services.access, "LOGIN_BASE_DELAY", 2.0)
+    app_env(RAG_AUTH_PASSWORD=PASSWORD)
+    at = _app()
+    for _ in range(2):
+        log_in(at, "guess")
+        assert [e.value for e in at.error] == [WRONG_PASSWORD]
+    log_in(at, "guess")  # the third wrong password starts the wait
+    assert at.error[0].value.startswith(WRONG_PASSWORD + " Too many wrong passwords"), at.error[0].value
+    assert "Try again in 2 s." in at.error[0].value
+
+    log_in(at, PASSWORD)  # even the right password is not compared while locked out
+    assert "Too many wrong passwords" in at.error[0].value and not _on_home_page(at)
+    other = _app()  # a new browser session from the same address is locked out too
+    log_in(other, PASSWORD)
+    assert "Too many wrong passwords" in other.error[0].value and not _on_home_page(other)
+    assert "auth.signed_in" not in other.session_state or other.session_state["auth.signed_in"] is False
+
+    time.sleep(2.1)
+    log_in(other, PASSWORD)
+    assert not other.error and _on_home_page(other)
+    log_in(at, "guess")  # the right password cleared the count: one wrong guess is free again
+    assert [e.value for e in at.error] == [WRONG_PASSWORD]
+
+
+def test_login_throttle_waits_double_up_to_the_cap_and_are_per_client():
+    now = [1000.0]
+    throttle = LoginThrottle(free_attempts=3, base_delay=30, max_delay=100, max_keys=2, clock=lambda: now[0])
+    assert [throttle.failed("a") for _ in range(2)] == [0, 0]
+    assert throttle.retry_after("a") == 0
+    assert throttle.failed("a") == 30 and throttle.retry_after("a") == 30
+    assert throttle.retry_after("b") == 0  # another client is not slowed down
+    now[0] += 10
+    assert throttle.retry_after("a") == 20
+    now[0] += 20
+    assert throttle.retry_after("a") == 0
+    assert throttle.failed("a") == 60
+    assert throttle.failed("a") == 100  # capped
+    throttle.succeeded("a")
+    assert throttle.retry_after("a") == 0 and throttle.failed("a") == 0
+    for key in ("b", "c", "d"):  # only max_keys clients are remembered, the oldest forgotten first
+        throttle.failed(key)
+    assert throttle.failed("a") == 0  # "a" was forgotten: its count restarted
 
 
 def test_password_mode_without_a_password_stays_closed(app_env):
