@@ -45,3 +45,15 @@ def test_every_mcp_tool_has_a_description():
     assert {t.name for t in tools} == TOOLS
     undocumented = [t.name for t in tools if not (t.description or "").strip()]
     assert not undocumented, f"tools without a description: {undocumented}"
+
+
+def test_streamlit_config_keeps_the_app_local_and_skips_the_per_run_full_gc():
+    """The shipped .streamlit/config.toml: loopback only, and no gc.collect() after every script run
+    (it held every page switch ~0.3 s with the model loaded; docs/bench/findings.md)."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["address"] == "127.0.0.1"
+    assert config["runner"]["postScriptGC"] is False
+    assert config["browser"]["gatherUsageStats"] is False
