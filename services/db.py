@@ -163,19 +163,22 @@ def apply_migrations(engine: Engine) -> int:
     return latest_schema_version()
 
 
-def ensure_hnsw_index(engine: Engine, dim: int) -> None:
+def ensure_hnsw_index(engine: Engine, dim: int, *, m: int | None = None, ef_construction: int | None = None) -> None:
     """Create the HNSW cosine index for one embedding dimension, if missing.
 
     The chunk column is an untyped ``vector``; each dimension gets a partial
     expression index, and queries must use the same ``embedding::vector(dim)``
-    expression to hit it.
+    expression to hit it. ``m`` and ``ef_construction`` default to pgvector's
+    (16 and 64); the search benchmark tries others.
     """
     dim = int(dim)
+    options = {k: int(v) for k, v in (("m", m), ("ef_construction", ef_construction)) if v is not None}
+    with_ = (" WITH (" + ", ".join(f"{k} = {v}" for k, v in options.items()) + ")") if options else ""
     with engine.begin() as conn:
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_ID + dim})
         conn.exec_driver_sql(
             f"CREATE INDEX IF NOT EXISTS chunks_hnsw_{dim} ON chunks "
-            f"USING hnsw ((embedding::vector({dim})) vector_cosine_ops) "
+            f"USING hnsw ((embedding::vector({dim})) vector_cosine_ops){with_} "
             f"WHERE embedding_dim = {dim}"
         )
 

@@ -225,7 +225,8 @@ def _text_array(items: tuple[str, ...] | list[str]) -> str:
     return "{" + ",".join('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' for s in items) + "}"
 
 
-def load_then_index(engine: Any, collection_id: int, docs: list[BenchDoc], vectors: np.ndarray) -> dict[str, float]:
+def load_then_index(engine: Any, collection_id: int, docs: list[BenchDoc], vectors: np.ndarray,
+                    **index_options: int | None) -> dict[str, float]:
     """Bulk-load with the HNSW index dropped, then rebuild it with the app's own definition
     (services.db.ensure_hnsw_index): minutes faster than maintaining it row by row, and the same index.
     Only this benchmark's private server gets the larger maintenance_work_mem."""
@@ -242,7 +243,7 @@ def load_then_index(engine: Any, collection_id: int, docs: list[BenchDoc], vecto
     insert_documents(engine, collection_id, docs, vectors)
     t1 = time.perf_counter()
     engine.dispose()  # new sessions see the reloaded setting
-    ensure_hnsw_index(engine, dim)
+    ensure_hnsw_index(engine, dim, **index_options)
     return {"copy_s": t1 - t0, "index_build_s": time.perf_counter() - t1}
 
 
