@@ -5,6 +5,7 @@ import datetime as dt
 import streamlit as st
 
 from components.feedback import user_errors
+from components.graph_overview import graph_overview
 from components.graph_view import facts_frame, show_canvas, show_fact_sources
 from components.markdown_text import md_escape
 from components.mermaid_view import show_mermaid
@@ -46,14 +47,17 @@ text = c2.text_input("Find an entity", key="graph.find", value=st.query_params.g
 by_meaning = c3.toggle("By meaning", key="graph.meaning", help="Search the chunks semantically and list the "
                        "entities of the facts drawn from the best chunks.")
 
+overview = graph_overview(svc, coll.id)
 entities = []
 with user_errors("Entity search failed"):
     if by_meaning and text.strip():
         hits = svc.search.search(text, collections=[coll.name], mode="semantic", limit=20, threshold=0.2).hits
         entities = svc.graph.entities_for_chunks({h.chunk_id: h.score for h in hits}, [coll.id])
-    else:
+    elif text.strip():
         entities = svc.graph.find_entities(text, [coll.id], limit=50)
-counts = svc.graph.counts([coll.id])
+    else:
+        entities = overview.entities
+counts = overview.counts
 st.caption(f"{counts['entities']} entities · {counts['facts']} facts in {md_escape(repr(coll.name))}")
 if not entities:
     st.info("No entity matches. Ingest documents, or check the graph status on the Ingest page.", icon=":material/info:")
@@ -64,7 +68,7 @@ focus = st.selectbox("Entity", list(labels), format_func=labels.get, key="graph.
 
 f1, f2, f3, f4 = st.columns([1, 3, 2, 3])
 depth = f1.number_input("Hops", 1, 3, 1, key="graph.depth")
-relation_options = [r for r, _ in svc.graph.relation_types([coll.id], limit=200)]
+relation_options = overview.relations
 relations = f2.multiselect("Relations", relation_options, key="graph.relations", placeholder="All relations")
 status = f3.radio("Status", ["all", "current", "superseded"], horizontal=True, key="graph.status")
 linked_as_of = _parse_date(st.query_params.get("as_of"))  # ?as_of=2020-06-01 opens the page filtered

@@ -219,6 +219,21 @@ class GraphService:
             return list(conn.execute(sa.text(sql + " ORDER BY d.id"), params).scalars())
 
     # -- reading -------------------------------------------------------------------------
+    def stamp(self, collection_id: int) -> str:
+        """A cheap fingerprint (from PostgreSQL) of what a collection's graph was built from.
+
+        Every graph change goes with a change to the collection's document rows: a document
+        ingested, re-ingested, deleted, linked or unlinked, or its graph (re)indexed, failed or
+        marked pending. So an overview cached under this stamp is current while the stamp is.
+        """
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.text(
+                "SELECT count(*), max(d.updated_at), max(d.graph_updated_at), coalesce(sum(d.graph_facts), 0), "
+                "coalesce(sum(d.graph_entities), 0), count(*) FILTER (WHERE d.graph_status <> 'done') "
+                "FROM collection_documents cd JOIN documents d ON d.id = cd.document_id WHERE cd.collection_id = :c"),
+                {"c": collection_id}).one()
+        return "|".join(str(v) for v in row)
+
     def find_entities(self, text: str, collection_ids: list[int], limit: int = 20) -> list[Entity]:
         from services.entities import entity_key
 

@@ -49,7 +49,7 @@ def workloads(graph: Any, cid: int) -> dict[str, Any]:
 
 
 def page_queries(graph: Any, cid: int) -> dict[str, Any]:
-    """Calls the Graph page makes on every rerun before an entity is chosen."""
+    """Calls behind the Graph page's overview (components/graph_overview.py caches all but the search)."""
     return {
         "entity_list": lambda: graph.find_entities("", [cid], limit=50),
         "entity_search": lambda: graph.find_entities("chen", [cid], limit=50),

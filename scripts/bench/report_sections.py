@@ -107,7 +107,8 @@ def graph_section(f: dict[str, Any]) -> list[str]:
     out += ["Per-entity service calls, ms:", ""]
     out += table(["query", "entities", "p50", "p95", "p95 spread", "facts returned p50 / max"], rows)
     rows = [[name.replace("_", " "), num(s["p50"]), num(s["p95"]), spread(s)] for name, s in f["page_queries_ms"].items()]
-    out += ["Queries the Graph page runs on every rerun, ms:", ""]
+    out += ["Queries behind the Graph page's overview, ms (cached until the collection's graph changes, so they run "
+            "once after each change; a search for an entity runs each time):", ""]
     return out + table(["query", "p50", "p95", "p95 spread"], rows)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from services.graph import GraphService
+from services.ingest_requests import text_request
 from tests.utils.app import open_page
 from tests.utils.stories import make_acme
 
@@ -54,3 +56,25 @@ def test_timeline_page_shows_current_and_superseded(acme):
     assert rows["Alice"]["valid_until"] == "2021-03-01" and rows["Alice"]["status"] == "superseded"
     assert rows["Bob"]["valid_until"] == "2023-03-01" and rows["Bob"]["status"] == "superseded"
     assert rows["Carol"]["status"] == "current" and rows["Carol"]["valid_from"] == "2023-03-01"
+
+
+def test_graph_page_shows_a_change_made_elsewhere_on_its_next_rerun(services, monkeypatch):
+    """The overview (entities, counts, relations) is cached, keyed on the graph's stamp: an ingest from
+    another process or session must show on the next rerun, a rerun without a change must not re-query."""
+    name = make_acme(services)
+    try:
+        at = open_page("graph", query={"collection": name, "entity": "acme"})
+        assert any("4 entities · 3 facts in" in c.value for c in at.caption), [c.value for c in at.caption]
+        queries = []
+        original = GraphService.counts  # the app has its own GraphService: count reads on every instance
+        monkeypatch.setattr(GraphService, "counts", lambda self, ids: queries.append(ids) or original(self, ids))
+        at.run()
+        assert queries == []  # unchanged graph: served from the cache
+        services.ingestion.run(text_request(name, title="Acme 2025", text="Dave is the CEO of Acme.",
+                                            metadata={"date": "2025-03-01"}))
+        at.run()
+        assert not at.exception
+        assert len(queries) == 1
+        assert any("5 entities · 4 facts in" in c.value for c in at.caption), [c.value for c in at.caption]
+    finally:
+        services.collections.delete(name)
