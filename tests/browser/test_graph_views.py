@@ -36,5 +36,9 @@ def test_canvas_and_offline_mermaid(app_url, page, acme, tmp_path):
     svg.wait_for(timeout=60_000)
     text = svg.text_content()
     assert "Alice" in text and "Carol" in text and "ceo of" in text
+    # Drawn at its real size although the tab was hidden when the frame loaded (not an empty 16x16 layout).
+    assert svg.get_attribute("viewBox") != "-8 -8 16 16"
+    box = svg.bounding_box()
+    assert box is not None and box["width"] > 100 and box["height"] > 50, box
     page.screenshot(path=str(tmp_path / "mermaid.png"), full_page=True)
     assert not outside, f"requests left the machine: {outside[:5]}"
