@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from services.container import Services
+from services.graph import GraphService
 from services.graph_model import Entity
 
 
@@ -25,18 +26,15 @@ class GraphOverview:
 def graph_overview(svc: Services, collection_id: int) -> GraphOverview:
     graph = svc.graph
     assert graph is not None  # the page calls require_graph first
-    return _overview(str(svc.engine.url), collection_id, graph.stamp(collection_id))
+    return _overview(graph, str(svc.engine.url), collection_id, graph.stamp(collection_id))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _overview(store: str, collection_id: int, stamp: str) -> GraphOverview:
-    """``store`` and ``stamp`` only key the cache: another database or a changed graph is a miss."""
-    from components.resources import get_services
-
-    graph = get_services().graph
-    assert graph is not None
+def _overview(_graph: GraphService, store: str, collection_id: int, stamp: str) -> GraphOverview:
+    """Cached on ``store``, ``collection_id`` and ``stamp`` (``_graph`` is not hashed): another database or a
+    changed graph is a miss."""
     return GraphOverview(
-        entities=graph.find_entities("", [collection_id], limit=50),
-        counts=graph.counts([collection_id]),
-        relations=[r for r, _ in graph.relation_types([collection_id], limit=200)],
+        entities=_graph.find_entities("", [collection_id], limit=50),
+        counts=_graph.counts([collection_id]),
+        relations=[r for r, _ in _graph.relation_types([collection_id], limit=200)],
     )
