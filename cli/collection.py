@@ -9,13 +9,7 @@ import click
 from cli.context import get_services
 from cli.errors import parse_json
 from cli.output import emit, json_option, table, to_jsonable
-
-
-def schema_fields(raw: Any) -> dict[str, Any]:
-    """Accept a full schema (``{"custom": {...}}``) or just its fields (``{"year": "integer"}``)."""
-    if isinstance(raw, dict) and set(raw) == {"custom"}:
-        return raw
-    return {"custom": raw or {}}
+from services.metadata_schema import schema_from_fields
 
 
 def _describe(coll: Any, counts: dict[str, int] | None = None) -> None:
@@ -45,7 +39,7 @@ def create(name: str, description: str, schema: str | None, as_json: bool) -> No
     """Create a collection bound to the configured embedding model. JSON: the collection."""
     raw = parse_json(schema, "--schema")
     coll = get_services().collections.create(name=name, description=description,
-                                             metadata_schema=schema_fields(raw) if raw else None)
+                                             metadata_schema=schema_from_fields(raw) if raw else None)
     emit(coll, as_json, lambda: click.echo(f"Created collection {coll.name!r}."))
 
 
@@ -101,7 +95,7 @@ def schema(name: str, add: str | None, as_json: bool) -> None:
     """
     svc = get_services()
     raw = parse_json(add, "--add")
-    coll = svc.collections.add_schema_fields(name, schema_fields(raw)) if raw else svc.collections.get(name)
+    coll = svc.collections.add_schema_fields(name, schema_from_fields(raw)) if raw else svc.collections.get(name)
     fields = coll.metadata_schema.get("custom", {})
 
     def human() -> None:

@@ -45,14 +45,27 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def fail_unless_done(result: object, what: str, unit: str) -> None:
-    """Exit 1 when an ingest or crawl job did not finish, or finished with failed items."""
-    status, job_id = result.status, result.job_id
-    if status != "done":
-        raise CliError(f"{what} job {job_id} ended {status}.", 1)
-    failed = result.count("failed")  # type: ignore[attr-defined]
-    if failed:
-        raise CliError(f"{failed} {unit}(s) failed; see the list above.", 1)
+# An ingest or crawl that ran to its end but did not store everything (see `rag --help`).
+EXIT_NOTHING_STORED = 6  # items failed and none was stored
+EXIT_SOME_FAILED = 7  # some items failed, others were stored
+
+
+def fail_unless_done(result: Any, what: str, unit: str) -> None:
+    """Exit non-zero unless an ingest or crawl job ended ``done``.
+
+    ``failed`` with no job error (every item refused or failed) exits 6, ``partial`` 7;
+    a cancelled, interrupted or broken job exits 1.
+    """
+    status, job_id, failed = result.status, result.job_id, result.count("failed")
+    if status == "done":
+        return
+    if status == "partial":
+        raise CliError(f"{what} job {job_id} is partial: {failed} {unit}(s) failed; see the list above.",
+                       EXIT_SOME_FAILED)
+    if status == "failed" and failed and not getattr(result, "error", None):
+        raise CliError(f"{what} job {job_id} stored nothing: {failed} {unit}(s) failed; see the list above.",
+                       EXIT_NOTHING_STORED)
+    raise CliError(f"{what} job {job_id} ended {status}.", 1)
 
 
 class CliError(click.ClickException):

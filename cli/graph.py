@@ -6,16 +6,24 @@ from typing import Any
 
 import click
 
-from cli import graph_ops
 from cli.context import get_services
 from cli.output import emit, json_option
+from services.graph.model import Fact
+
+
+def fact_line(f: Fact) -> str:
+    when = f.valid_from or "?"
+    if f.valid_until:
+        when += f" → {f.valid_until}"
+    flag = "" if f.status == "current" else f" [{f.status}]"
+    return f"{f.source} —{f.relation}→ {f.target}  ({when}){flag}  doc {f.document_id}"
 
 
 def _facts(data: dict[str, Any]) -> None:
     ent = data["entity"]
     click.echo(f"{ent.name} ({ent.type or 'entity'}, key {ent.key!r}): {len(data['facts'])} facts")
     for fact in data["facts"]:
-        click.echo("  " + graph_ops.fact_line(fact))
+        click.echo("  " + fact_line(fact))
 
 
 def _collections(fn: Any) -> Any:
@@ -42,7 +50,7 @@ def relationships(entity: str, collections: tuple[str, ...], limit: int, as_json
 
     JSON: {"entity": {"collection_id", "key", "name", "type", "degree"}, "facts": [fact, ...]}.
     """
-    data = graph_ops.relationships(get_services(), entity, list(collections), limit)
+    data = get_services().lookup.relationships(entity, list(collections), limit)
     emit(data, as_json, lambda: _facts(data))
 
 
@@ -57,7 +65,7 @@ def temporal(entity: str, start: str | None, end: str | None, collections: tuple
 
     JSON: {"entity", "from", "until", "facts"}.
     """
-    data = graph_ops.temporal(get_services(), entity, start, end, list(collections))
+    data = get_services().lookup.temporal(entity, start, end, list(collections))
     emit(data, as_json, lambda: _facts(data))
 
 
@@ -73,7 +81,7 @@ def temporal(entity: str, start: str | None, end: str | None, collections: tuple
 def neighbourhood(entity: str, collection: str, depth: int, relations: tuple[str, ...], status: str | None,
                   start: str | None, end: str | None, as_json: bool) -> None:
     """The facts within DEPTH hops of ENTITY. JSON: {"entity", "nodes": {key: entity}, "facts"}."""
-    ent, graph = graph_ops.neighbourhood(get_services(), collection, entity, depth=depth, relations=list(relations),
+    ent, graph = get_services().lookup.neighbourhood(collection, entity, depth=depth, relations=list(relations),
                                          status=status, start=start, end=end)
     emit({"entity": ent, "nodes": graph.nodes, "facts": graph.facts}, as_json,
          lambda: _facts({"entity": ent, "facts": graph.facts}))
@@ -91,7 +99,7 @@ def paths(source: str, target: str, collection: str, max_hops: int, limit: int, 
 
     JSON: {"from": entity, "to": entity, "paths": [[fact, ...], ...]}.
     """
-    data = graph_ops.paths(get_services(), collection, source, target, max_hops=max_hops, limit=limit)
+    data = get_services().lookup.paths(collection, source, target, max_hops=max_hops, limit=limit)
 
     def human() -> None:
         if not data["paths"]:
@@ -99,7 +107,7 @@ def paths(source: str, target: str, collection: str, max_hops: int, limit: int, 
         for n, path in enumerate(data["paths"], 1):
             click.echo(f"Path {n}:")
             for fact in path:
-                click.echo("  " + graph_ops.fact_line(fact))
+                click.echo("  " + fact_line(fact))
 
     emit(data, as_json, human)
 
@@ -113,5 +121,5 @@ def paths(source: str, target: str, collection: str, max_hops: int, limit: int, 
 @json_option
 def mermaid(entity: str, collection: str, depth: int, direction: str, as_json: bool) -> None:
     """Print ENTITY's neighbourhood as a Mermaid flowchart (save it as .mmd). JSON: {"entity", "mermaid"}."""
-    data = graph_ops.mermaid(get_services(), collection, entity, depth=depth, direction=direction)
+    data = get_services().lookup.mermaid(collection, entity, depth=depth, direction=direction)
     emit(data, as_json, lambda: click.echo(data["mermaid"], nl=False))

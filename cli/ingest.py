@@ -11,17 +11,8 @@ import click
 from cli.context import get_services
 from cli.errors import fail_unless_done, parse_json
 from cli.output import emit, json_option
-from services.ingest_requests import directory_request, paths_request, text_request
-from services.ingestion import IngestRequest, IngestResult
-
-COUNTERS = ("ingested", "replaced", "unchanged", "repaired", "skipped", "failed")
-
-
-def summary(result: IngestResult) -> str:
-    counts = ", ".join(f"{result.count(c)} {c}" for c in COUNTERS)
-    facts = result.progress.get("graph_facts")
-    graph = f"; graph: {facts} facts" if facts else ""
-    return f"Job {result.job_id} {result.status}: {counts}; {result.progress.get('chunks_written', 0)} chunks{graph}."
+from services.ingest.pipeline import IngestRequest
+from services.ingest.requests import directory_request, paths_request, text_request
 
 
 class _Bar:
@@ -47,7 +38,7 @@ class _Bar:
 
 
 def run_request(request: IngestRequest, as_json: bool) -> None:
-    """Run an ingest to completion, print the outcome, and exit 1 if the job or any item failed."""
+    """Run an ingest to completion, print the outcome; exit 6 when nothing was stored, 7 when some items failed."""
     svc = get_services()
     bar = _Bar(len(request.items), enabled=not as_json and sys.stderr.isatty())
     try:
@@ -56,7 +47,7 @@ def run_request(request: IngestRequest, as_json: bool) -> None:
         bar.finish()
 
     def human() -> None:
-        click.echo(summary(result))
+        click.echo(result.summary())
         for item in result.items:
             if item["status"] in ("skipped", "failed") or item.get("reason"):
                 click.echo(f"  {item['status']:<9} {item['title']}: {item.get('reason', '')}")

@@ -2,7 +2,9 @@
 
 Exit codes: 0 ok; 1 other error; 2 bad input (validation, unsupported input,
 embedding-model mismatch, bad JSON); 3 not found; 4 already exists or already
-in progress; 5 configuration or store unavailable. Errors print one line,
+in progress; 5 configuration or store unavailable; 6 an ingest or crawl stored
+nothing (every item failed or was refused); 7 an ingest or crawl stored some
+items while others failed. Errors print one line,
 ``Error: <message>``, on stderr and never a traceback (``RAG_DEBUG=1`` shows
 the traceback of an unexpected error).
 """
@@ -70,6 +72,17 @@ def cli() -> None:
 
     Uses the same settings and stores as the web app (see `rag config show`).
     Every command that prints results takes --json for machine-readable output.
+
+    \b
+    Exit codes:
+      0  done
+      1  unexpected error, or a job that was cancelled or interrupted
+      2  bad input (validation, unsupported file, embedding-model mismatch, bad JSON)
+      3  not found
+      4  already exists, or the same ingest is already running
+      5  settings wrong or a store unavailable
+      6  an ingest or crawl stored nothing: every item failed or was refused
+      7  an ingest or crawl stored some items, and others failed
     """
 
 

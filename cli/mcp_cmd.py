@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
+from cli.context import get_settings
 from cli.errors import CliError
 from services.access import is_loopback_address
 
@@ -21,9 +20,10 @@ def mcp(transport: str, host: str, port: int) -> None:
     Over HTTP the endpoint is http://HOST:PORT/mcp; when RAG_MCP_TOKEN is set every request
     must send `Authorization: Bearer $RAG_MCP_TOKEN`. Logs go to stderr.
     """
-    from cli.mcp_server import serve
+    from mcp_server.server import serve
 
-    token = os.environ.get("RAG_MCP_TOKEN") or None
+    secret = get_settings().mcp_token
+    token = secret.get_secret_value() if secret else None
     if transport == "streamable-http" and not token and not is_loopback_address(host):
         raise CliError(f"Refusing to listen on {host} without RAG_MCP_TOKEN: set a token, or use 127.0.0.1.", 2)
     serve(transport, host=host, port=port, token=token)

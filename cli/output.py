@@ -7,34 +7,15 @@ command's docstring says what its JSON holds.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-import decimal
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
 
+from services.jsonable import to_jsonable
 
-def to_jsonable(value: Any) -> Any:
-    """Plain JSON types for a service result (dataclasses → dicts, recursively)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, decimal.Decimal):
-        return float(value)
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
+__all__ = ["emit", "json_option", "table", "to_jsonable"]
 
 
 def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -7,13 +7,7 @@ import click
 from cli.context import get_services
 from cli.errors import fail_unless_done
 from cli.output import emit, json_option
-from services.crawl import CrawlRequest, CrawlResult, CrawlService
-
-
-def crawl_summary(result: CrawlResult) -> str:
-    counts = ", ".join(f"{result.count(s)} {s}" for s in ("ingested", "replaced", "unchanged", "skipped", "gone",
-                                                          "failed", "deleted") if result.count(s))
-    return f"Crawl {result.crawl_id} (job {result.job_id}) {result.status}: {len(result.pages)} pages; {counts or 'nothing'}."
+from services.web.crawl import CrawlRequest
 
 
 @click.command("url")
@@ -45,10 +39,10 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
     request = CrawlRequest(collection, url, mode=mode, max_pages=max_pages if crawl else 1,  # type: ignore[arg-type]
                            max_depth=max_depth if crawl else 0, same_domain=not any_domain, path_prefix=path_prefix,
                            include=list(include), exclude=list(exclude), render_js=render_js)
-    result = CrawlService(ingestion=get_services().ingestion).run(request)
+    result = get_services().crawler.run(request)
 
     def human() -> None:
-        click.echo(crawl_summary(result))
+        click.echo(result.summary())
         for page in result.pages:
             if page["reason"]:
                 click.echo(f"  {page['status']:<9} {page['url']}: {page['reason']}")
@@ -72,7 +66,7 @@ def analyze(url: str, time_limit: float, max_urls: int, as_json: bool) -> None:
     JSON: {"url", "source", "total_found", "urls", "groups": [{"pattern", "count", "sample"}], "sitemaps",
     "stopped_early", "reason"}.
     """
-    result = CrawlService(ingestion=get_services().ingestion).analyze(url, time_limit=time_limit, max_urls=max_urls)
+    result = get_services().crawler.analyze(url, time_limit=time_limit, max_urls=max_urls)
 
     def human() -> None:
         click.echo(f"{result.total_found} URLs found from {result.source}.")
@@ -95,7 +89,7 @@ def crawls(collection: str | None, limit: int, as_json: bool) -> None:
     """
     svc = get_services()
     coll_id = svc.collections.get(collection).id if collection else None
-    found = CrawlService(ingestion=svc.ingestion).state.list(collection_id=coll_id, limit=limit)
+    found = svc.crawler.state.list(collection_id=coll_id, limit=limit)
 
     def human() -> None:
         if not found:
@@ -116,6 +110,6 @@ def resume(crawl_id: int, as_json: bool) -> None:
 
     Same JSON as `rag ingest url`; the pages listed include those done before the resume.
     """
-    result = CrawlService(ingestion=get_services().ingestion).resume(crawl_id)
-    emit(result, as_json, lambda: click.echo(crawl_summary(result)))
+    result = get_services().crawler.resume(crawl_id)
+    emit(result, as_json, lambda: click.echo(result.summary()))
     fail_unless_done(result, "Crawl", "page")

@@ -1,8 +1,8 @@
 """The login in front of every page, the Log out button, and the banner for an open network app.
 
-``Home.run()`` gets the page to run from :func:`access_gate`, and every page
-runs through ``Home.run()`` (a deep link too: see ``components/state.py``), so
-nothing of a page is drawn before the visitor is signed in. The decisions are
+``components.app_shell.main`` gets the page to run from :func:`access_gate`, and
+every page is drawn through it (a deep link too: see ``components/app_shell.py``),
+so nothing of a page is drawn before the visitor is signed in. The decisions are
 in ``services/access.py``; this module only renders them.
 """
 
@@ -40,7 +40,7 @@ def access_gate(pages: list[StreamlitPage]) -> StreamlitPage | None:
     policy = _policy_or_stop(settings)
     signed_in = {"none": True, "password": bool(st.session_state.get(Keys.AUTH_SIGNED_IN)),
                  "oidc": bool(st.user.get("is_logged_in"))}[policy.method]
-    page = st.navigation(pages, position="sidebar" if signed_in else "hidden")
+    page = st.navigation(pages, position="hidden")  # the app shell draws the links once the visitor is in
     if policy.method == "password":
         expected = settings.auth_password.get_secret_value() if settings.auth_password else ""
         return page if _password_gate(signed_in, expected) else None

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 from services.container import Services
-from services.graph import GraphService
-from services.graph_model import Entity
+from services.graph.model import Entity
+from services.graph.service import GraphService
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import streamlit as st
 from streamlit_agraph import Config, Edge, Node, agraph
 
 from components.markdown_text import md_escape
-from services.graph_model import Fact, Subgraph
+from services.graph.model import Fact, Subgraph
 
 TYPE_COLOURS = {
     "PERSON": "#4e79a7", "ORG": "#f28e2b", "GPE": "#59a14f", "LOC": "#76b7b2", "NORP": "#edc948",

@@ -34,8 +34,8 @@ def progress_text(job: Job) -> str:
 
 def show_job(svc: Services, job_id: int) -> Job:
     job = svc.jobs.get(job_id)
-    label = {"running": "Working…", "done": "Finished", "cancelled": "Cancelled",
-             "failed": "Failed", "interrupted": "Interrupted"}[job.status]
+    label = {"running": "Working…", "done": "Finished", "partial": "Finished with failures", "cancelled": "Cancelled",
+             "failed": "Failed", "interrupted": "Interrupted"}.get(job.status, job.status)
     st.progress(_fraction(job) if job.status == "running" else 1.0, text=f"{label} {progress_text(job)}")
     if job.error:
         st.error(md_escape(job.error), icon=":material/error:")

@@ -8,7 +8,7 @@ from components.diagram_view import show_diagram
 from components.highlight import show_highlighted
 from components.markdown_text import md_escape
 from services.container import Services
-from services.search import SearchHit, SearchResponse
+from services.retrieval.search import SearchHit, SearchResponse
 
 
 def _score_line(hit: SearchHit, mode: str) -> str:

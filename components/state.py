@@ -32,26 +32,8 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 
-def _route_through_home() -> None:
-    """Make a page that Streamlit ran on its own go through the router in Home.py.
-
-    With a ``pages/`` folder beside the entry point, Streamlit's first run on a
-    new server treats a deep link (``/graph``) as an old-style page and runs the
-    page script alone, skipping ``st.navigation``, the page config and the
-    sidebar. Then the router is run here, in the same script run (so no widget
-    event is lost), it renders the requested page, and this outer run stops.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        import importlib
-
-        importlib.import_module("Home").run()  # st.navigation clears the flag, then runs this page
-        st.stop()
-
-
 def init_state() -> None:
-    _route_through_home()
+    """Give every key its default once per session (called by the app shell before any page)."""
     for key, value in _DEFAULTS.items():
         st.session_state.setdefault(key, value)
 

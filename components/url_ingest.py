@@ -10,7 +10,7 @@ import streamlit as st
 from components.feedback import user_errors
 from components.markdown_text import md_escape
 from services.container import Services
-from services.crawl import CrawlRequest, CrawlService
+from services.web.crawl import CrawlRequest, CrawlService
 
 ANALYSIS = "ingest.url_analysis"  # the last SiteAnalysis, kept across reruns
 

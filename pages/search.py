@@ -1,41 +1,46 @@
 """Search: semantic, keyword or hybrid, with scope, threshold, limit and metadata filters."""
 
 import streamlit as st
+from components.app_shell import serve
 
 from components.feedback import parse_json_object, user_errors
 from components.resources import get_services
 from components.search_results import show_response
-from components.state import Keys, init_state
+from components.state import Keys
 
-init_state()
-svc = get_services()
-st.title("Search")
 
-names = [c.name for c in svc.collections.list()]
-if not names:
-    st.info("Nothing to search yet: create a collection and ingest documents.", icon=":material/info:")
-    st.stop()
+def render() -> None:
+    svc = get_services()
+    st.title("Search")
 
-with st.form("search.form"):
-    query = st.text_input("Query", key="search.query", placeholder="e.g. tariff on imported goods")
-    c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
-    mode = c1.radio("Mode", ["hybrid", "semantic", "keyword"], horizontal=True, key="search.mode",
-                    help="Hybrid fuses the semantic and keyword rankings (weighted reciprocal-rank fusion).")
-    scope = c2.multiselect("Collections", names, key="search.scope", placeholder="All collections")
-    threshold = c3.slider("Similarity threshold", -1.0, 1.0, float(svc.settings.search_threshold), 0.01,
-                          key="search.threshold", help="Minimum cosine similarity for semantic matches. "
-                          "Keyword matches are not filtered by it.")
-    limit = c4.number_input("Limit", 1, 200, int(svc.settings.search_limit), key="search.limit")
-    filters_text = st.text_input("Metadata filters (JSON)", key="search.filters",
-                                 placeholder='{"party": "Republican", "year": {"gte": 1900, "lt": 1950}}')
-    if st.form_submit_button("Search", type="primary", icon=":material/search:"):
-        filters = parse_json_object(filters_text, "Filters")
-        if filters is not None:
-            with user_errors("Search failed"):
-                st.session_state[Keys.SEARCH_RESPONSE] = svc.search.search(
-                    query, collections=scope or None, mode=mode, threshold=threshold, limit=int(limit), filters=filters,
-                )
+    names = [c.name for c in svc.collections.list()]
+    if not names:
+        st.info("Nothing to search yet: create a collection and ingest documents.", icon=":material/info:")
+        st.stop()
 
-response = st.session_state.get(Keys.SEARCH_RESPONSE)
-if response is not None:
-    show_response(response, svc)
+    with st.form("search.form"):
+        query = st.text_input("Query", key="search.query", placeholder="e.g. tariff on imported goods")
+        c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
+        mode = c1.radio("Mode", ["hybrid", "semantic", "keyword"], horizontal=True, key="search.mode",
+                        help="Hybrid fuses the semantic and keyword rankings (weighted reciprocal-rank fusion).")
+        scope = c2.multiselect("Collections", names, key="search.scope", placeholder="All collections")
+        threshold = c3.slider("Similarity threshold", -1.0, 1.0, float(svc.settings.search_threshold), 0.01,
+                              key="search.threshold", help="Minimum cosine similarity for semantic matches. "
+                              "Keyword matches are not filtered by it.")
+        limit = c4.number_input("Limit", 1, 200, int(svc.settings.search_limit), key="search.limit")
+        filters_text = st.text_input("Metadata filters (JSON)", key="search.filters",
+                                     placeholder='{"party": "Republican", "year": {"gte": 1900, "lt": 1950}}')
+        if st.form_submit_button("Search", type="primary", icon=":material/search:"):
+            filters = parse_json_object(filters_text, "Filters")
+            if filters is not None:
+                with user_errors("Search failed"):
+                    st.session_state[Keys.SEARCH_RESPONSE] = svc.search.search(
+                        query, collections=scope or None, mode=mode, threshold=threshold, limit=int(limit), filters=filters,
+                    )
+
+    response = st.session_state.get(Keys.SEARCH_RESPONSE)
+    if response is not None:
+        show_response(response, svc)
+
+
+serve(render)

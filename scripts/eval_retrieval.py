@@ -20,11 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from services.container import build_services  # noqa: E402
-from services.db import stop_embedded_postgres  # noqa: E402
-from services.graph_store import stop_embedded_falkordb  # noqa: E402
-from services.ingestion import IngestRequest  # noqa: E402
+from services.ingest.pipeline import IngestRequest  # noqa: E402
+from services.ingest.sources import text_source  # noqa: E402
 from services.settings import Settings  # noqa: E402
-from services.sources import text_source  # noqa: E402
+from services.stores.graph_store import stop_embedded_falkordb  # noqa: E402
+from services.stores.postgres import stop_embedded_postgres  # noqa: E402
 
 KS = (2, 5)
 
@@ -71,7 +71,7 @@ def main() -> int:
         result = svc.ingestion.run(IngestRequest("hotpotqa", "text", "ingest", items, {"eval": "hotpotqa-100"}))
         print(f"ingested {result.count('ingested')} of {len(items)} passages", flush=True)
         ingest_s = time.perf_counter() - t0
-        from services.retrieval import GraphAwareRetriever
+        from services.retrieval.retriever import GraphAwareRetriever
 
         base = svc.ask.retriever
         rrf = GraphAwareRetriever(engine=svc.engine, search=svc.search, graph=svc.graph, collections=svc.collections,

@@ -11,10 +11,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from services.db import ensure_hnsw_index
-from services.embeddings import Embedder
 from services.errors import AlreadyExists, EmbeddingMismatch, NotFound, ValidationFailed
 from services.metadata_schema import merge_schema, normalise_schema, validate_metadata
+from services.stores import chunk_store
+from services.stores.embeddings import Embedder
+from services.stores.postgres import ensure_hnsw_index
 
 MAX_NAME = 100
 MAX_DESCRIPTION = 2_000
@@ -76,7 +77,7 @@ class CollectionService:
     def __init__(self, *, engine: Engine, embedder: Embedder, graph: Any | None = None) -> None:
         self.engine = engine
         self.embedder = embedder
-        self.graph = graph  # services.graph.GraphService, when a graph store is configured
+        self.graph = graph  # services.graph.service.GraphService, when a graph store is configured
 
     def create(self, *, name: str, description: str, metadata_schema: Any = None) -> Collection:
         """Create a collection bound to the configured embedding model."""
@@ -212,9 +213,7 @@ class CollectionService:
                         "ON cd.collection_id = c.id WHERE cd.document_id = :d"),
                 {"d": doc.id},
             ).all()
-            dims = conn.execute(
-                sa.text("SELECT DISTINCT embedding_dim FROM chunks WHERE document_id = :d"), {"d": doc.id}
-            ).scalars().all()
+            dims = chunk_store.embedding_dims(conn, doc.id)
             if any((m.embedding_model, m.embedding_dim) != (coll.embedding_model, coll.embedding_dim) for m in models) or any(
                 d != coll.embedding_dim for d in dims
             ):

@@ -7,30 +7,38 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from services.ask import AskService
-from services.backup import BackupService
+from services.backup.service import BackupService
 from services.collections import CollectionService
-from services.conversations import ConversationService
-from services.db import create_db_engine, postgres_health
-from services.diagrams import DiagramService
 from services.documents import DocumentService
-from services.embeddings import DeferredEmbedder, Embedder, embedder_name, load_in_background
 from services.errors import ConfigError
-from services.extraction import SpacyTemporalExtractor
-from services.extraction_llm import LLMTemporalExtractor
-from services.graph import GraphService
-from services.graph_store import GraphStore, create_graph_store
-from services.ingestion import IngestionService
+from services.graph.diagrams import DiagramService
+from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.extraction_llm import LLMTemporalExtractor
+from services.graph.lookup import GraphLookup
+from services.graph.service import GraphService
+from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
-from services.llm import create_llm
-from services.memory import MemoryService
-from services.retrieval import GraphAwareRetriever
-from services.search import SearchService
+from services.retrieval.ask import AskService
+from services.retrieval.conversations import ConversationService
+from services.retrieval.memory import MemoryService
+from services.retrieval.retriever import GraphAwareRetriever
+from services.retrieval.search import SearchService
 from services.settings import Settings, get_settings
+from services.stores.embeddings import DeferredEmbedder, Embedder, embedder_name, load_in_background
+from services.stores.graph_store import GraphStore, create_graph_store
+from services.stores.llm import create_llm
+from services.stores.postgres import create_db_engine, postgres_health
+from services.web.crawl import CrawlService
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Services:
+    """Every service of one process, built once by :func:`build_services`.
+
+    ``graph`` and ``graph_store`` are None when the knowledge graph is turned off
+    (``graph_enabled = false``); everything else is always there.
+    """
+
     settings: Settings
     engine: Engine
     embedder: Embedder
@@ -38,14 +46,16 @@ class Services:
     documents: DocumentService
     jobs: JobService
     ingestion: IngestionService
+    crawler: CrawlService
     search: SearchService
+    diagrams: DiagramService
+    conversations: ConversationService
+    memory: MemoryService
+    ask: AskService
+    backup: BackupService
+    lookup: GraphLookup
     graph: GraphService | None = None
     graph_store: GraphStore | None = None
-    diagrams: DiagramService | None = None
-    conversations: ConversationService | None = None
-    memory: MemoryService | None = None
-    ask: AskService | None = None
-    backup: BackupService | None = None
 
     def health(self) -> dict[str, Any]:
         pg = postgres_health(self.engine, self.settings)
@@ -119,5 +129,7 @@ def build_services(settings: Settings | None = None, *, embedder: Embedder | Non
     ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                      embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
     backup = BackupService(settings=settings, engine=engine, embedder=embedder, collections=collections, graph=graph)
-    return Services(settings, engine, embedder, collections, documents, jobs, ingestion, search, graph, graph_store,
-                    diagrams, conversations, memory, ask, backup)
+    return Services(settings=settings, engine=engine, embedder=embedder, collections=collections, documents=documents,
+                    jobs=jobs, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion), search=search,
+                    diagrams=diagrams, conversations=conversations, memory=memory, ask=ask, backup=backup,
+                    lookup=GraphLookup(graph, collections), graph=graph, graph_store=graph_store)

@@ -10,13 +10,12 @@ from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
-from psycopg2.extras import execute_values
 from sqlalchemy.engine import Connection, Engine
 
-from services.chunking import Chunk
-from services.embeddings import vector_literal
 from services.errors import EditConflict, NotFound, ValidationFailed
 from services.metadata_schema import validate_metadata
+from services.stores import chunk_store
+from services.stores.chunk_store import ChunkRow, vector_literal
 
 
 def content_hash(text: str) -> str:
@@ -67,6 +66,17 @@ class DocumentView:
 
 
 @dataclass(frozen=True)
+class Chunk:
+    """A piece of a document: its text, exact character span and the headings above it."""
+
+    index: int
+    text: str
+    char_start: int
+    char_end: int
+    heading_path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class NewDocument:
     """A parsed, chunked and embedded document ready to be written in one transaction."""
 
@@ -81,7 +91,7 @@ class NewDocument:
     replace_document_id: int | None = None
     graph_status: str = "pending"  # "disabled" when no graph is configured
     chunk_metadata: list[dict[str, Any]] = field(default_factory=list)
-    diagrams: list[Any] = field(default_factory=list)  # services.docx_diagrams.Diagram, ids set
+    diagrams: list[Any] = field(default_factory=list)  # services.ingest.docx_diagrams.Diagram, ids set
 
     @property
     def hash(self) -> str:
@@ -126,7 +136,7 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
             ),
             {**params, "id": doc_id},
         )
-        conn.execute(sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id})
+        chunk_store.delete_document_chunks(conn, doc_id)
         conn.execute(
             sa.text("UPDATE collection_documents SET content_hash = :hash, title = :title WHERE document_id = :id"),
             {**params, "id": doc_id},
@@ -159,22 +169,12 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
              "edges": json.dumps([{"source": e.source, "target": e.target, "label": e.label} for e in diagram.edges])},
         )
     dim = int(doc.embeddings.shape[1]) if len(doc.chunks) else 0
-    rows = [
-        (doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path),
-         json.dumps(_chunk_metadata(doc_id, doc.chunk_metadata[i] if i < len(doc.chunk_metadata) else {})),
-         vector_literal(doc.embeddings[i]), dim)
+    chunk_store.insert_chunks(conn, [
+        ChunkRow(doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path),
+                 _chunk_metadata(doc_id, doc.chunk_metadata[i] if i < len(doc.chunk_metadata) else {}),
+                 vector_literal(doc.embeddings[i]), dim)
         for i, c in enumerate(doc.chunks)
-    ]
-    if rows:
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        execute_values(
-            cursor,
-            "INSERT INTO chunks (document_id, chunk_index, text, char_start, char_end, heading_path, "
-            "metadata, embedding, embedding_dim) VALUES %s",
-            rows,
-            template="(%s, %s, %s, %s, %s, %s::text[], %s::jsonb, %s::vector, %s)",
-            page_size=200,
-        )
+    ])
     return int(doc_id)
 
 
@@ -202,7 +202,7 @@ def _summary(row: Any) -> DocumentSummary:
 class DocumentService:
     def __init__(self, *, engine: Engine, graph: Any | None = None) -> None:
         self.engine = engine
-        self.graph = graph  # services.graph.GraphService, when a graph store is configured
+        self.graph = graph  # services.graph.service.GraphService, when a graph store is configured
 
     def list(
         self, *, collection_id: int | None = None, title_contains: str = "",
@@ -251,16 +251,8 @@ class DocumentService:
             content = conn.execute(sa.text("SELECT content FROM documents WHERE id = :id"), {"id": document_id}).scalar_one()
             chunks = []
             if with_chunks:
-                chunks = [
-                    ChunkView(r.id, r.chunk_index, r.text, r.char_start, r.char_end, list(r.heading_path))
-                    for r in conn.execute(
-                        sa.text(
-                            "SELECT id, chunk_index, text, char_start, char_end, heading_path FROM chunks "
-                            "WHERE document_id = :id ORDER BY chunk_index"
-                        ),
-                        {"id": document_id},
-                    )
-                ]
+                chunks = [ChunkView(r.id, r.chunk_index, r.text, r.char_start, r.char_end, list(r.heading_path))
+                          for r in chunk_store.document_chunks(conn, document_id)]
         return DocumentView(_summary(row), content, chunks)
 
     def update_metadata(

@@ -47,6 +47,20 @@ class Job:
         return self.status != "running"
 
 
+STORED = ("ingested", "replaced", "unchanged", "repaired")  # item outcomes that leave the document in place
+FINISHED = (*STORED, "skipped", "failed", "cancelled", "deleted", "gone")  # every final item status
+
+
+def outcome_status(items: list[dict[str, Any]]) -> str:
+    """A finished job's status from its items: 'failed' when items failed and none was stored,
+    'partial' when some failed and others were stored, else 'done' (skipped items are neither)."""
+    failed = sum(1 for i in items if i.get("status") == "failed")
+    stored = sum(1 for i in items if i.get("status") in STORED)
+    if not failed:
+        return "done"
+    return "partial" if stored else "failed"
+
+
 def request_key(kind: str, collection_id: int, **parts: Any) -> str:
     """A stable key for "the same request": kind, collection and the parts that define it."""
     blob = json.dumps({"kind": kind, "collection": collection_id, **parts}, sort_keys=True, default=str)
@@ -75,9 +89,18 @@ class JobReporter:
                 self.progress[key] = self.progress.get(key, 0) + delta
         self.flush(force=False)
 
-    def item(self, **entry: Any) -> None:
+    def item(self, **entry: Any) -> int:
+        """Add an item's entry (a file, a page); returns its index for :meth:`update_item`."""
         with self._lock:
             self.items.append(entry)
+            index = len(self.items) - 1
+        self.flush(force=False)
+        return index
+
+    def update_item(self, index: int, **fields: Any) -> None:
+        """Change an item's live entry: its stage while it runs, then its outcome."""
+        with self._lock:
+            self.items[index].update(fields)
         self.flush(force=False)
 
     def flush(self, *, force: bool = True) -> None:

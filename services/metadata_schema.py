@@ -180,3 +180,13 @@ def validate_metadata(schema: dict[str, Any], metadata: Any) -> dict[str, Any]:
             continue
         out[name] = _coerce(name, spec["type"], out[name])
     return out
+
+
+def schema_from_fields(raw: Any) -> dict[str, Any]:
+    """A schema from a full schema (``{"custom": {...}}``) or just its fields (``{"year": "integer"}``).
+
+    The one reading of a schema a person typed, for the UI, the CLI and MCP alike.
+    """
+    if isinstance(raw, dict) and set(raw) == {"custom"}:
+        return raw
+    return {"custom": raw or {}}

@@ -11,21 +11,17 @@ tracebacks included, whatever logger or handler it goes to.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import traceback
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-if TYPE_CHECKING:
-    from services.settings import Settings
+from pydantic import BaseModel, SecretStr
 
 MASK = "********"
 # Shorter values would blank out ordinary words; a secret that short is not worth much anyway.
 MIN_SECRET_LENGTH = 4
-# Environment variables that hold secrets but are not settings (read where they are used).
-SECRET_ENV_VARS = ("RAG_MCP_TOKEN",)
 
 _SECRET_QUERY = re.compile(
     r"(?i)(^|[?&;])((?:ssl)?password|passwd|pwd|secret|token|access_token|api[_-]?key)=([^&;#]*)"
@@ -62,10 +58,8 @@ def _url_secrets(url: str) -> list[str]:
     return found + [unquote(value) for value in found]
 
 
-def secret_values(settings: Settings) -> list[str]:
-    """Every secret the settings (and :data:`SECRET_ENV_VARS`) hold, longest first."""
-    from pydantic import SecretStr
-
+def secret_values(settings: BaseModel) -> list[str]:
+    """Every secret the settings hold (SecretStr fields, and passwords inside URLs), longest first."""
     values: list[str] = []
     for name in type(settings).model_fields:
         value = getattr(settings, name)
@@ -73,7 +67,6 @@ def secret_values(settings: Settings) -> list[str]:
             values.append(value.get_secret_value())
         elif isinstance(value, str) and "://" in value:
             values += _url_secrets(value)
-    values += [os.environ.get(var) or "" for var in SECRET_ENV_VARS]
     return sorted({v for v in values if len(v) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
 
 
@@ -89,7 +82,7 @@ def scrub(text: str, secrets: Iterable[str] | None = None) -> str:
     return text
 
 
-def protect(settings: Settings) -> None:
+def protect(settings: BaseModel) -> None:
     """Register the secrets of ``settings`` for :func:`scrub` and scrub every log record from now on.
 
     Safe to call again (each call replaces the registered secrets); the log

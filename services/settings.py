@@ -121,6 +121,8 @@ class Settings(BaseSettings):
                     "else the password when RAG_AUTH_PASSWORD is set, else none.",
     )
     auth_password: SecretStr | None = Field(default=None, description="The web app's shared password.")
+    mcp_token: SecretStr | None = Field(default=None, description="`rag mcp` over HTTP: the bearer token every "
+                                                                  "request must send (RAG_MCP_TOKEN).")
 
     @field_validator("data_dir", mode="after")
     @classmethod

@@ -1,4 +1,10 @@
-"""Layering rules, checked on the source with ast: services never import the UI; components never import pages."""
+"""Layering rules, checked on the source with ast.
+
+- services never import the UI; components never import pages;
+- the service sub-packages import one another one way only (no import circles between units);
+- nothing imports Streamlit's private ``streamlit.runtime``;
+- every page file only defines ``render()`` and ends with ``serve(render)`` (the gate cannot be skipped).
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,28 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _py_files(folder: str) -> list[Path]:
-    files = sorted((ROOT / folder).glob("*.py"))
+    """Every Python file under ``folder``, sub-packages included."""
+    files = sorted((ROOT / folder).rglob("*.py"))
     assert files, f"no Python files found in {folder}/"
     return files
+
+
+def _imported_modules(path: Path, *, typing_only: bool = True) -> set[str]:
+    """Full dotted names of the modules a file imports absolutely (``from a.b import c`` gives a.b and a.b.c).
+
+    ``typing_only=False`` leaves out imports under ``if TYPE_CHECKING:`` (they never run).
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    if not typing_only:
+        tree.body = [n for n in tree.body if not (isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
 
 
 def _imported_roots(path: Path) -> set[str]:
@@ -49,13 +74,118 @@ def test_import_walker_sees_all_forms(tmp_path: Path):
     assert {"os", "streamlit", "components", "pages", "importlib"} <= _imported_roots(sample)
 
 
-@pytest.mark.parametrize("path", _py_files("services"), ids=lambda p: p.name)
+def _rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("path", _py_files("services"), ids=_rel)
 def test_services_do_not_import_the_ui(path: Path):
-    forbidden = _imported_roots(path) & {"streamlit", "components", "pages"}
-    assert not forbidden, f"services/{path.name} imports {sorted(forbidden)}"
+    forbidden = _imported_roots(path) & {"streamlit", "components", "pages", "cli", "mcp_server"}
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
 
-@pytest.mark.parametrize("path", _py_files("components"), ids=lambda p: p.name)
+def _unit(module: str) -> str | None:
+    """The unit a services module belongs to: its sub-package (services.graph), or itself at the top."""
+    parts = module.split(".")
+    if parts[0] != "services" or len(parts) < 2:
+        return None
+    return ".".join(parts[:2])
+
+
+def _unit_graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for path in _py_files("services"):
+        mod = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        src = _unit(mod)
+        for target in _imported_modules(path, typing_only=False):
+            dst = _unit(target)
+            if src and dst and dst != src and (ROOT / Path(*dst.split("."))).exists() | (
+                    ROOT / (Path(*dst.split(".")).as_posix() + ".py")).exists():
+                edges.setdefault(src, set()).add(dst)
+    return edges
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one unit (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_service_units_import_one_way():
+    """No import circle between the service units (a sub-package, or a module at the top of services/)."""
+    edges = _unit_graph()
+    assert edges, "the import walker found no edges"
+    assert _cycles(edges) == []
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize("folder", ["services", "components", "pages", "cli", "mcp_server", "scripts"])
+def test_nothing_imports_streamlit_private_runtime(folder: str):
+    offenders = [_rel(p) for p in _py_files(folder) if any(
+        m == "streamlit.runtime" or m.startswith("streamlit.runtime.") for m in _imported_modules(p))]
+    offenders += [_rel(p) for p in _py_files(folder) if "streamlit.runtime" in p.read_text(encoding="utf-8")]
+    assert not offenders, f"{sorted(set(offenders))} use streamlit.runtime (private API)"
+
+
+def test_home_does_not_use_streamlit_private_runtime():
+    assert "streamlit.runtime" not in (ROOT / "Home.py").read_text(encoding="utf-8")
+
+
+_PAGE_FILES = sorted((ROOT / "pages").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", _PAGE_FILES, ids=lambda p: p.name)
+def test_page_files_draw_only_through_the_app_shell(path: Path):
+    """A page's content is in render(), which only serve(render), the last statement, may call."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    body = tree.body
+    last = body[-1]
+    assert (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)
+            and getattr(last.value.func, "id", "") == "serve"
+            and [getattr(a, "id", "") for a in last.value.args] == ["render"]), f"{path.name} must end with serve(render)"
+    for node in body[:-1]:
+        allowed = isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)) or (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))  # the docstring
+        allowed = allowed or (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
+            getattr(node, "value", None), ast.Constant))  # a constant
+        assert allowed, f"{path.name} line {node.lineno}: only imports, constants and definitions at module level"
+    assert any(isinstance(n, ast.FunctionDef) and n.name == "render" for n in body), f"{path.name} has no render()"
+
+
+@pytest.mark.parametrize("path", _py_files("components"), ids=_rel)
 def test_components_do_not_import_pages(path: Path):
     assert "pages" not in _imported_roots(path), f"components/{path.name} imports pages"
 

@@ -68,7 +68,7 @@ def test_noisy_vectors_mix_their_two_origins_and_sit_at_the_asked_similarity():
 
 
 def test_synthetic_chunks_are_exact_slices_of_their_speech_and_point_at_a_real_chunk():
-    from services.chunking import chunk_text
+    from services.ingest.chunking import chunk_text
 
     text = "\n\n".join(f"Paragraph {i}. " + "The budget grows every year. " * 12 for i in range(40))
     real = [BenchDoc("speech", text, {}, chunk_text(text, size=400, overlap=80))]

@@ -65,8 +65,8 @@ def test_onnx_export_gives_the_torch_vectors(tmp_path, shared_data):
     """The benchmark compares like with like: its ONNX build of the model returns torch's vectors (real export)."""
     pytest.importorskip("onnxruntime")
     from scripts.bench.onnx_model import OnnxSentenceEncoder, bundled_model_dir, export_onnx
-    from services.embeddings import Embedder, create_embedder
     from services.settings import get_settings
+    from services.stores.embeddings import Embedder, create_embedder
 
     settings = get_settings()
     model_file = export_onnx(bundled_model_dir(), tmp_path / "model.onnx")

@@ -38,7 +38,7 @@ def test_every_leaf_command_takes_json():
 
 
 def test_every_mcp_tool_has_a_description():
-    from cli.mcp_server import build_server
+    from mcp_server.server import build_server
     from tests.mcp.test_mcp import TOOLS
 
     tools = anyio.run(build_server().list_tools)

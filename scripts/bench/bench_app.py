@@ -112,12 +112,12 @@ def seed(folder: Path) -> dict[str, Any]:
     startup: dict[str, float] = {}
     t0 = time.perf_counter()
     from services.container import build_services
-    from services.db import create_db_engine
-    from services.embeddings import create_embedder
-    from services.graph_store import create_graph_store
-    from services.ingestion import IngestRequest
+    from services.ingest.pipeline import IngestRequest
+    from services.ingest.sources import text_source
     from services.settings import get_settings
-    from services.sources import text_source
+    from services.stores.embeddings import create_embedder
+    from services.stores.graph_store import create_graph_store
+    from services.stores.postgres import create_db_engine
 
     startup["import_services_s"] = time.perf_counter() - t0
     settings = get_settings()
@@ -162,9 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     from scripts.bench.app_driver import CHROMIUM, CHROMIUM_ARGS, App, LoopbackGuard, free_port
-    from services.db import stop_embedded_postgres
-    from services.graph_store import stop_embedded_falkordb
     from services.settings import get_settings
+    from services.stores.graph_store import stop_embedded_falkordb
+    from services.stores.postgres import stop_embedded_postgres
 
     guard, log = LoopbackGuard(), folder / "streamlit.log"
     app = App(free_port(), log)

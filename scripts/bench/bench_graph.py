@@ -93,7 +93,7 @@ def time_pages(calls: dict[str, Any], rounds: int) -> dict[str, Any]:
 
 def build_graph(svc: Any, cid: int, args: Any) -> dict[str, Any]:
     from scripts.bench import graph_data
-    from services import graph_queries as q
+    from services.graph import queries as q
 
     rows, facts, slots = graph_data.build(args.facts, args.entities, cid)
     graph = svc.graph

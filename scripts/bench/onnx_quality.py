@@ -30,7 +30,7 @@ def agreement(reference: np.ndarray, other: np.ndarray) -> dict[str, float]:
 
 def hotpot_inputs(settings: Any, data: Path = SHARED_DATA / "hotpotqa-100") -> tuple[list[str], list[str], list[dict]]:
     """(chunk inputs exactly as ingestion builds them, the title of each, the questions)."""
-    from services.chunking import chunk_text
+    from services.ingest.chunking import chunk_text
 
     corpus = json.loads((data / "corpus.json").read_text(encoding="utf-8"))
     inputs, titles = [], []

@@ -44,14 +44,14 @@ class BenchDoc:
     title: str
     content: str
     metadata: dict[str, Any]
-    chunks: list[Any]  # services.chunking.Chunk
+    chunks: list[Any]  # services.ingest.chunking.Chunk
     # synthetic docs, per chunk: (row of the real chunk it starts in, row of another of its speech, share of the first)
     bases: list[tuple[int, int, float]] | None = None
 
 
 def load_corpus(chunk_size: int, overlap: int, folder: Path = SHARED_DATA / "sotu") -> tuple[list[BenchDoc], str]:
     """The speeches as chunked documents, in a fixed shuffled order; (documents, where the text came from)."""
-    from services.chunking import chunk_text
+    from services.ingest.chunking import chunk_text
 
     docs = []
     if folder.is_dir() and any(folder.glob("*.txt")):
@@ -138,7 +138,8 @@ def similarity_to_nearest(vectors: np.ndarray, reference: np.ndarray, sample: in
 
 def synthetic_docs(real: list[BenchDoc], n: int, chunk_size: int, overlap: int) -> list[BenchDoc]:
     """``n`` more chunks: the same speeches cut at shifted offsets; each remembers the two real chunks it overlaps."""
-    from services.chunking import Chunk, chunk_text
+    from services.documents import Chunk
+    from services.ingest.chunking import chunk_text
 
     offsets, row = [], 0
     for doc in real:  # row index of each real chunk in the real-vector matrix, per document
@@ -228,11 +229,11 @@ def _text_array(items: tuple[str, ...] | list[str]) -> str:
 def load_then_index(engine: Any, collection_id: int, docs: list[BenchDoc], vectors: np.ndarray,
                     **index_options: int | None) -> dict[str, float]:
     """Bulk-load with the HNSW index dropped, then rebuild it with the app's own definition
-    (services.db.ensure_hnsw_index): minutes faster than maintaining it row by row, and the same index.
+    (services.stores.postgres.ensure_hnsw_index): minutes faster than maintaining it row by row, and the same index.
     Only this benchmark's private server gets the larger maintenance_work_mem."""
     import sqlalchemy as sa
 
-    from services.db import ensure_hnsw_index
+    from services.stores.postgres import ensure_hnsw_index
 
     dim = int(vectors.shape[1])
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:

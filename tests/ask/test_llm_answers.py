@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.ask import AskService
-from services.llm import LLMClient
+from services.retrieval.ask import AskService
 from services.settings import Settings
+from services.stores.llm import LLMClient
 from tests.utils.fake_openai import FakeOpenAI
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.answer import map_citations
-from services.retrieval import ContextChunk, mmr
-from services.search import _rrf
+from services.retrieval.answer import map_citations
+from services.retrieval.fusion import mmr, rrf
+from services.retrieval.retriever import ContextChunk
 
 
 def test_weighted_rrf_arithmetic_and_order():
-    fused = _rrf([([1, 2, 3], 0.6), ([3, 4], 0.3), ([4], 0.3)], 60)
+    fused = rrf([([1, 2, 3], 0.6), ([3, 4], 0.3), ([4], 0.3)], 60)
     assert fused[1] == 0.6 / 61
     assert abs(fused[3] - (0.6 / 63 + 0.3 / 61)) < 1e-12
     assert abs(fused[4] - (0.3 / 62 + 0.3 / 61)) < 1e-12
@@ -105,7 +105,7 @@ def test_memory_commands(services):
 
 
 def test_relative_score_fusion_keeps_confidence():
-    from services.retrieval import relative_score_fusion
+    from services.retrieval.fusion import relative_score_fusion
 
     fused = relative_score_fusion({"semantic": {1: 0.9, 2: 0.5, 3: 0.1}, "keyword": {3: 2.0, 4: 1.0}},
                                   {"semantic": 0.6, "keyword": 0.3})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from services.ingest_requests import files_request
+from services.ingest.requests import files_request
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"

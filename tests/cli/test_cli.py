@@ -12,7 +12,7 @@ import pytest
 
 from cli.errors import exit_code_for
 from services import errors
-from services.ingest_requests import text_request
+from services.ingest.requests import text_request
 from tests.cli.conftest import assert_error, ok_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def test_exit_code_mapping(error, code):
 def test_ingest_text_from_argument_and_stdin(rag, collection):
     first = ok_json(rag("ingest", "text", collection, "Otters hold hands while they sleep.", "--title", "Otters",
                         "--metadata", '{"topic": "animals"}', "--json"))
-    assert set(first) == {"job_id", "status", "progress", "items"}
+    assert set(first) == {"job_id", "status", "progress", "items", "error"}
     assert first["status"] == "done" and first["items"][0]["status"] == "ingested"
     assert first["progress"]["files_total"] == 1 and first["progress"]["chunks_written"] >= 1
     second = rag("ingest", "text", collection, "--title", "Ravens", input="Ravens can solve puzzles.\n")
@@ -127,15 +127,16 @@ def test_ingest_file_and_directory(rag, collection, tmp_path):
     assert_error(rag("ingest", "text", "no-such-collection-here", "x", "--title", "t"), 3, "No collection named")
 
 
-def test_ingest_item_failure_exits_1_after_printing_the_result(rag, services, made):
+def test_ingest_that_stores_nothing_exits_6_after_printing_the_result(rag, services, made):
     name = _name()
     made.append(name)
     services.collections.create(name=name, description="Needs a year.",
                                 metadata_schema={"custom": {"year": {"type": "integer", "required": True}}})
     result = rag("ingest", "text", name, "No year given here.", "--title", "Yearless")
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 6 and "Traceback" not in result.output
     assert "1 failed" in result.stdout and "year" in result.stdout
-    assert result.stderr.strip().startswith("Error: 1 item(s) failed")
+    error = result.stderr.strip()
+    assert error.startswith("Error: Ingest job ") and "stored nothing: 1 item(s) failed" in error, error
 
 
 def test_duplicate_running_ingest_is_refused_with_exit_4(rag, services, collection):

@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from services.errors import NotFound
-from services.ingest_requests import text_request
+from services.ingest.requests import text_request
 from tests.cli.conftest import assert_error, ok_json
 
 DOCS = {

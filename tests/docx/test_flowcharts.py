@@ -14,10 +14,10 @@ import uuid
 import docx
 import pytest
 
-from services.docx_parser import read_blocks
 from services.errors import UnsupportedInput
-from services.ingest_requests import directory_request, files_request
-from services.parsing import parse_bytes
+from services.ingest.docx_reader import read_blocks
+from services.ingest.parsing import parse_bytes
+from services.ingest.requests import directory_request, files_request
 
 FILES = ["expense-reimbursement-policy", "it-change-management-process", "customer-complaint-handling",
          "vendor-onboarding-checklist"]
@@ -150,7 +150,7 @@ def test_bad_docx_is_refused_and_nothing_is_written(services, collection, data, 
     with pytest.raises(UnsupportedInput, match=reason):
         parse_bytes(data, "bad.docx", max_bytes=10**7)
     result = services.ingestion.run(files_request(collection, [("bad.docx", data)], settings=services.settings))
-    assert result.items[0]["status"] == "skipped" and reason.split(",")[0] in result.items[0]["reason"]
+    assert result.items[0]["status"] == "failed" and reason.split(",")[0] in result.items[0]["reason"]
     assert services.documents.list(collection_id=services.collections.get(collection).id) == []
 
 

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from services.errors import NotFound
-from services.ingest_requests import text_request
+from services.ingest.requests import text_request
 
 DATE_SCHEMA = {"custom": {"date": {"type": "date"}}}
 

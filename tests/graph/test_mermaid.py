@@ -1,4 +1,4 @@
-"""services.mermaid: deterministic, escaped Mermaid flowchart text (pure functions)."""
+"""services.graph.mermaid: deterministic, escaped Mermaid flowchart text (pure functions)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from services.graph_model import Fact, Subgraph
-from services.mermaid import MAX_LABEL, MermaidEdge, MermaidNode, escape_label, subgraph_to_mermaid, to_mermaid
+from services.graph.mermaid import MAX_LABEL, MermaidEdge, MermaidNode, escape_label, subgraph_to_mermaid, to_mermaid
+from services.graph.model import Fact, Subgraph
 
 # One line per node, in one of the four shapes, with the label quoted.
 NODE_LINE = re.compile(

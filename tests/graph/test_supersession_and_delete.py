@@ -8,8 +8,8 @@ import pytest
 from llama_index.core.schema import TransformComponent
 
 from services.errors import NotFound
-from services.graph import GraphService
-from services.ingest_requests import text_request
+from services.graph.service import GraphService
+from services.ingest.requests import text_request
 from tests.graph.conftest import document_row, entity_count, facts_of_document, graph_count, ingest
 
 CEO_DOCS = {

@@ -1,4 +1,4 @@
-"""Pure temporal rules (services.temporal) and entity resolution keys (services.entities.entity_key)."""
+"""Pure temporal rules (services.graph.temporal) and entity resolution keys (services.graph.entities.entity_key)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from services.entities import ALIASES, display_name, entity_key
-from services.temporal import (
+from services.graph.entities import ALIASES, display_name, entity_key
+from services.graph.temporal import (
     RELATION_ALIASES,
     SINGLE_VALUED,
     ChainFact,

@@ -13,11 +13,11 @@ import uuid
 
 import pytest
 
-from services.extraction_llm import LLMTemporalExtractor
-from services.graph import GraphService
-from services.ingest_requests import text_request
-from services.llm import LLMClient, LLMError
+from services.graph.extraction_llm import LLMTemporalExtractor
+from services.graph.service import GraphService
+from services.ingest.requests import text_request
 from services.settings import Settings
+from services.stores.llm import LLMClient, LLMError
 from tests.utils.fake_openai import FakeOpenAI
 
 LEADS = re.compile(r"(?P<who>[A-Z][a-z]+) leads (?P<org>[A-Z][a-z]+)(?: since (?P<year>\d{4}))?\.")

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from services.ingest_requests import files_request
-from services.ingestion import IngestionService
-from services.llm import LLMClient
+from services.ingest.pipeline import IngestionService
+from services.ingest.requests import files_request
 from services.settings import Settings
+from services.stores.llm import LLMClient
 from tests.utils.fake_openai import FakeOpenAI
 
 READING = {"nodes": [{"id": "a", "text": "Vendor request received", "kind": "start_end"},

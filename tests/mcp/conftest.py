@@ -15,7 +15,7 @@ from mcp.types import CallToolResult
 def mcp_server(services):
     """The server ``rag mcp`` runs, with its lifespan pointed at the test session's container."""
     from cli import context
-    from cli.mcp_server import build_server
+    from mcp_server.server import build_server
 
     context.set_services(services)
     yield build_server()

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from services.errors import NotFound
-from services.ingest_requests import text_request
+from services.ingest.requests import text_request
 from tests.mcp.conftest import error_text, ok
 
 TOOLS = {
@@ -204,7 +204,7 @@ def test_graph_tools(session, services, names):
 
 
 def test_http_bearer_token_is_required_when_set():
-    from cli.mcp_server import BearerAuth
+    from mcp_server.server import BearerAuth
 
     async def inner(scope, receive, send):
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})

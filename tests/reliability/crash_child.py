@@ -13,7 +13,7 @@ import sys
 
 def main(command: str, collection: str, directory: str) -> int:
     from services.container import build_services
-    from services.ingest_requests import directory_request
+    from services.ingest.requests import directory_request
     from services.settings import get_settings
     from tests.reliability.consistency import problems, snapshot
 

@@ -13,11 +13,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from services.extraction_llm import LLMTemporalExtractor
-from services.graph import GraphService
-from services.ingest_requests import text_request
-from services.llm import LLMClient
+from services.graph.extraction_llm import LLMTemporalExtractor
+from services.graph.service import GraphService
+from services.ingest.requests import text_request
 from services.settings import Settings
+from services.stores.llm import LLMClient
 from tests.utils.fake_openai import FakeOpenAI
 
 PAYLOADS = {

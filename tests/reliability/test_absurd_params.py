@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from services.errors import NotFound, ValidationFailed
-from services.ingest_requests import directory_request, text_request
-from services.ingestion import IngestRequest
+from services.ingest.pipeline import IngestRequest
+from services.ingest.requests import directory_request, text_request
 from tests.utils.stories import make_acme
 
 

@@ -23,8 +23,8 @@ import pytest
 import sqlalchemy as sa
 
 from cli.output import to_jsonable
-from services.backup import MEMBERS, REPRODUCTION_SETTINGS
-from services.ingest_requests import files_request
+from services.backup.format import MEMBERS, REPRODUCTION_SETTINGS
+from services.ingest.requests import files_request
 from tests.conftest import SHARED
 from tests.reliability.backup_snapshot import snapshot
 from tests.utils.stories import make_acme
@@ -124,8 +124,8 @@ def run(services) -> Any:
 
 @pytest.fixture
 def fresh_dir() -> Any:
-    from services.db import stop_embedded_postgres
-    from services.graph_store import stop_embedded_falkordb
+    from services.stores.graph_store import stop_embedded_falkordb
+    from services.stores.postgres import stop_embedded_postgres
 
     folder = Path(tempfile.mkdtemp(prefix="rag-restore-"))
     yield folder
@@ -151,7 +151,6 @@ def _facts(data: Any) -> list[tuple]:
 
 
 def test_restore_into_an_empty_data_folder_reproduces_search_and_graph(archive, corpus, services, fresh_dir):
-    from cli import graph_ops
     from services.container import build_services
     from services.settings import Settings
 
@@ -163,11 +162,11 @@ def test_restore_into_an_empty_data_folder_reproduces_search_and_graph(archive, 
                  data_dir=fresh_dir))
     assert want["hits"] and any(h["keyword_score"] for h in want["hits"])
     _same_hits(_hits(got), _hits(want))
-    want = to_jsonable(graph_ops.relationships(services, "Acme", [corpus]))
+    want = to_jsonable(services.lookup.relationships("Acme", [corpus]))
     got = ok(rag("graph", "relationships", "Acme", "-c", corpus, "--json", data_dir=fresh_dir))
     assert _facts(got) == _facts(want)
     assert sorted(f["status"] for f in got["facts"] if f["relation"] == "ceo_of") == ["current", "superseded", "superseded"]
-    want = to_jsonable(graph_ops.temporal(services, "Acme", "2021-06", "2022", [corpus]))
+    want = to_jsonable(services.lookup.temporal("Acme", "2021-06", "2022", [corpus]))
     got = ok(rag("graph", "temporal", "Acme", "--from", "2021-06", "--until", "2022", "-c", corpus, "--json",
                  data_dir=fresh_dir))
     assert _facts(got) == _facts(want) and {f[1] for f in _facts(got)} == {"Bob"}
@@ -318,7 +317,7 @@ def test_backup_arguments_and_all_collections(services, run, corpus, tmp_path):
 
 
 def test_graph_pages_neither_repeat_nor_skip(archive, corpus, services, tmp_path, monkeypatch):
-    from services import backup_export
+    from services.backup import export as backup_export
 
     monkeypatch.setattr(backup_export, "GRAPH_PAGE", 3)  # the corpus's graph now spans several pages
     paged = services.backup.export(corpus, tmp_path / "paged.zip")

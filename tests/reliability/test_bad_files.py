@@ -1,16 +1,17 @@
 """Broken, hostile and disguised files through the real ingest: each is refused with a reason, nothing is stored.
 
 Each case is uploaded (``files_request`` → ``IngestionService.run``), the same path
-the Ingest page and ``rag ingest file`` take. The job must finish ("done", never
-"failed" with an unexpected error), the item must be skipped with a reason a person
-can act on, and no document, chunk, diagram or graph fact may be left behind.
+the Ingest page and ``rag ingest file`` take. The job must end ``failed`` because its
+only item failed (never with an unexpected error of its own), the item must be
+``failed`` with a reason a person can act on, and no document, chunk, diagram or
+graph fact may be left behind.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from services.ingest_requests import files_request
+from services.ingest.requests import files_request
 from tests.reliability import corpus
 from tests.reliability.conftest import assert_nothing_stored
 
@@ -56,9 +57,9 @@ BAD_FILES = [
 def test_bad_upload_is_refused_and_leaves_nothing(services, collection, since, name, build, reason):
     request = files_request(collection, [(name, build())], settings=services.settings)
     result = services.ingestion.run(request)
-    assert result.status == "done", result
+    assert result.status == "failed" and result.error is None, result
     [item] = result.items
-    assert item["status"] == "skipped", item
+    assert item["status"] == "failed", item
     assert item["reason"].startswith(name) and _matches(reason, item["reason"]), item["reason"]
     assert "Unexpected" not in item["reason"] and "Traceback" not in item["reason"]
     assert_nothing_stored(services, collection, [name], since)
@@ -71,12 +72,12 @@ def _matches(pattern: str, text: str) -> bool:
 
 
 def test_one_bad_file_does_not_stop_the_good_ones(services, collection):
-    """A folder-like batch: the corrupt files are skipped, the readable ones are stored, in one job."""
+    """A folder-like batch: the corrupt files fail, the readable ones are stored, in one job that ends partial."""
     files = [("good.docx", corpus.good_docx()), ("truncated.docx", corpus.good_docx()[:1500]),
              ("good.pdf", corpus.text_pdf("Pelicans dive for sardines.")), ("bomb.docx", corpus.docx_zip_bomb())]
     result = services.ingestion.run(files_request(collection, files, settings=services.settings))
-    assert result.status == "done"
+    assert result.status == "partial"
     assert {i["title"]: i["status"] for i in result.items} == {
-        "good.docx": "ingested", "truncated.docx": "skipped", "good.pdf": "ingested", "bomb.docx": "skipped"}
+        "good.docx": "ingested", "truncated.docx": "failed", "good.pdf": "ingested", "bomb.docx": "failed"}
     hits = services.search.search("sardines", collections=[collection], mode="keyword").hits
     assert [h.title for h in hits] == ["good.pdf"]

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from services.errors import ValidationFailed
-from services.ingest_requests import text_request
+from services.ingest.requests import text_request
 from tests.reliability.conftest import assert_nothing_stored
 
 
@@ -45,7 +45,7 @@ def test_schema_breaking_metadata_fails_the_item_and_stores_nothing(services, sc
     title = f"meta {case}"
     result = services.ingestion.run(text_request(schema_collection, title=title, metadata=metadata,
                                                  text=f"A document whose metadata is bad: {case}."))
-    assert result.status == "done", result
+    assert result.status == "failed" and result.error is None, result
     [item] = result.items
     assert item["status"] == "failed" and reason in item["reason"], item
     assert "Unexpected" not in item["reason"]

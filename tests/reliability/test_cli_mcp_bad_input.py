@@ -76,7 +76,7 @@ def test_cli_refuses_absurd_options_with_one_line(run_cli, acme, args, message):
     assert message in line, line
 
 
-def test_cli_file_ingest_of_100mb_is_skipped_by_size_unread(run_cli, collection, tmp_path):
+def test_cli_file_ingest_of_100mb_is_refused_by_size_unread(run_cli, collection, tmp_path):
     big = tmp_path / "huge.txt"
     _write_100mb(big)
     tracemalloc.start()
@@ -85,9 +85,9 @@ def test_cli_file_ingest_of_100mb_is_skipped_by_size_unread(run_cli, collection,
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 6, result.output  # nothing stored
     [item] = json.loads(result.stdout)["items"]
-    assert item["status"] == "skipped"
+    assert item["status"] == "failed"
     assert item["reason"] == "huge.txt: 100.0 MB is over the 50 MB limit (max_file_bytes)."
     assert peak < 10 * MB, f"peak {peak / MB:.1f} MB: the file was read"
 
@@ -96,9 +96,9 @@ def test_cli_reports_corrupt_files_with_their_reason(run_cli, collection, tmp_pa
     (tmp_path / "bomb.docx").write_bytes(corpus.docx_zip_bomb())
     (tmp_path / "cut.pdf").write_bytes(corpus.text_pdf()[:300])
     result = run_cli("ingest", "file", collection, tmp_path / "bomb.docx", tmp_path / "cut.pdf")
-    assert result.exit_code == 0 and "Traceback" not in result.output
-    assert "skipped   bomb.docx: bomb.docx: refused, it would expand to 60 MB" in result.stdout
-    assert "skipped   cut.pdf: cut.pdf: the PDF could not be read; it is corrupt or truncated" in result.stdout
+    assert result.exit_code == 6 and "Traceback" not in result.output  # nothing stored
+    assert "failed    bomb.docx: bomb.docx: refused, it would expand to 60 MB" in result.stdout
+    assert "failed    cut.pdf: cut.pdf: the PDF could not be read; it is corrupt or truncated" in result.stdout
 
 
 def test_cli_confines_files_and_directories_to_the_allowed_roots(run_cli, services, collection, tmp_path):
@@ -117,7 +117,7 @@ def test_cli_confines_files_and_directories_to_the_allowed_roots(run_cli, servic
 
 def _call_mcp(services, tool: str, arguments: dict) -> tuple[bool, str]:
     from cli import context
-    from cli.mcp_server import build_server
+    from mcp_server.server import build_server
 
     context.set_services(services)
     try:
@@ -144,5 +144,5 @@ def test_mcp_search_refuses_absurd_arguments_as_tool_errors(services, acme, argu
 def test_mcp_ingest_file_of_a_corrupt_docx_reports_the_reason(services, collection, tmp_path: Path):
     (tmp_path / "random.docx").write_bytes(corpus.random_bytes())
     is_error, text = _call_mcp(services, "ingest_file", {"collection": collection, "path": str(tmp_path / "random.docx")})
-    assert not is_error
+    assert is_error and "IngestFailed: " in text, text  # nothing was stored: a tool error, with the reason
     assert "random.docx: not a valid .docx (the file is corrupt, truncated or not a Word file)." in text

@@ -5,6 +5,7 @@ store the same title or content end with one document, the loser skipped with a 
 from __future__ import annotations
 
 import shutil
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,10 +13,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from services.crawl import CrawlRequest
 from services.documents import content_hash
 from services.errors import JobInProgress
-from services.ingest_requests import directory_request, files_request, text_request
+from services.ingest.requests import directory_request, files_request, text_request
+from services.web.crawl import CrawlRequest
 from tests.reliability.concurrency import assert_whole, error_line, finish, race, rag_process, stored, wait_for_job
 from tests.utils.ingest import sql
 from tests.web.conftest import crawler, serve_directory
@@ -68,19 +69,35 @@ def test_the_same_graph_rebuild_twice_at_once_runs_once(services, small_addresse
 
 
 def test_in_process_ingest_and_the_same_cli_ingest(services, collection, shared_data, tmp_path, data_dir):
-    """The app (here: this process) runs a directory ingest; `rag ingest directory` of the same folder exits 4."""
+    """The app (here: this process) runs a directory ingest; `rag ingest directory` of the same folder exits 4.
+
+    The in-process ingest is held inside its first file's parse step until the CLI has answered, so the
+    overlap is certain however slow the machine is (no race with the clock).
+    """
     folder = tmp_path / "addresses"
     folder.mkdir()
     for path in sorted((shared_data / "sotu").glob("18[0-4]*.txt"))[:12]:
         shutil.copy(path, folder / path.name)
-    job_id = services.ingestion.submit(directory_request(collection, str(folder), settings=services.settings))
+    request = directory_request(collection, str(folder), settings=services.settings)
+    entered, release = threading.Event(), threading.Event()
+    first_load = request.items[0].load
+
+    def held_load():
+        entered.set()
+        assert release.wait(timeout=600), "the test never released the first file"
+        return first_load()
+
+    request.items[0].load = held_load
+    job_id = services.ingestion.submit(request)
     try:
+        assert entered.wait(timeout=600), "the in-process ingest never reached its first file"
         code, out, err = finish(rag_process("ingest", "directory", collection, folder, data_dir=data_dir))
         still_running = services.jobs.get(job_id).status == "running"
     finally:
         services.jobs.request_cancel(job_id)
-        job = wait_for_job(services, job_id, timeout=300)
-    assert still_running, "the in-process ingest ended before the CLI tried; the test proved nothing"
+        release.set()
+        job = wait_for_job(services, job_id, timeout=600)
+    assert still_running
     assert code == 4, (code, out, err)
     assert "The same ingestion is already in progress" in error_line(code, err)
     assert job.status in ("cancelled", "done") and job.error is None

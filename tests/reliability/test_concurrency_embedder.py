@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from services.embeddings import BACKGROUND_SLICE, Embedder
+from services.stores.embeddings import BACKGROUND_SLICE, Embedder
 
 
 def test_an_interactive_call_overtakes_a_running_background_embedding(services):

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from services.chunking import chunk_text
-from services.ingest_requests import files_request, text_request
+from services.ingest.chunking import chunk_text
+from services.ingest.requests import files_request, text_request
 from tests.reliability.concurrency import percentiles, record_figures, wait_for_job
 
 pytestmark = pytest.mark.slow

@@ -93,7 +93,7 @@ def test_stale_replace_is_refused_in_service_cli_and_mcp(services, document):
 
     from cli import context
     from cli.main import cli
-    from cli.mcp_server import build_server
+    from mcp_server.server import build_server
 
     context.set_services(services)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.ingest_requests import files_request, text_request
+from services.ingest.requests import files_request, text_request
 from tests.reliability import corpus
 from tests.reliability.conftest import stored_document
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from services.mermaid import _ESCAPES, subgraph_to_mermaid
+from services.graph.mermaid import _ESCAPES, subgraph_to_mermaid
 from tests.reliability.injection import PAYLOADS, SENTINEL
 
 KINDS = list(PAYLOADS)  # the ``planted`` fixture (conftest.py) stores them all once

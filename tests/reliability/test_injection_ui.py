@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from services.mermaid import escape_label
+from services.graph.mermaid import escape_label
 from tests.reliability.injection import PAYLOADS
 from tests.utils.app import open_page
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tracemalloc
 from pathlib import Path
 
-from services.ingest_requests import directory_request
+from services.ingest.requests import directory_request
 from tests.reliability import corpus
 from tests.reliability.conftest import assert_nothing_stored, stored_document
 
@@ -36,7 +36,7 @@ def test_a_100mb_text_file_is_refused_by_size_without_being_read(services, colle
     finally:
         tracemalloc.stop()
     [item] = result.items
-    assert result.status == "done" and item["status"] == "skipped"
+    assert result.status == "failed" and item["status"] == "failed"
     assert item["reason"] == "huge.txt: 100.0 MB is over the 50 MB limit (max_file_bytes)."
     assert peak < 10 * MB, f"peak {peak / MB:.1f} MB: the file was read"
     assert_nothing_stored(services, collection, ["huge.txt"], since)
@@ -60,14 +60,15 @@ def test_a_folder_of_bad_files_with_a_bad_sidecar(services, schema_collection, t
         "file,year,reviewed\ngood.md,1999,true\nwrong-year.md,nineteen,true\n", encoding="utf-8")
     result = services.ingestion.run(directory_request(schema_collection, str(folder), settings=services.settings,
                                                       metadata={"year": 2001}))
-    assert result.status == "done"
+    assert result.status == "partial"
     by_title = {i["title"]: i for i in result.items}
     assert set(by_title) == set(files)
     assert by_title["good.md"]["status"] == "ingested"
     assert by_title["wrong-year.md"]["status"] == "failed"
     assert "Metadata field 'year' must be a integer, got 'nineteen'" in by_title["wrong-year.md"]["reason"]
-    for rel in ("sub/truncated.docx", "sub/bomb.docx", "binary.txt", "empty.pdf", "notes.bin"):
-        assert by_title[rel]["status"] == "skipped" and by_title[rel]["reason"], by_title[rel]
+    for rel in ("sub/truncated.docx", "sub/bomb.docx", "binary.txt", "empty.pdf"):  # refused by the readers
+        assert by_title[rel]["status"] == "failed" and by_title[rel]["reason"], by_title[rel]
+    assert by_title["notes.bin"]["status"] == "skipped"  # not a type the directory ingest reads at all
     assert "unsupported file type .bin" in by_title["notes.bin"]["reason"]
     assert stored_document(services, schema_collection, "good.md").metadata == {"year": 1999, "reviewed": True}
     assert result.count("ingested") == 1  # the refused files left nothing

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from services.errors import ValidationFailed
-from services.ingest_requests import describe_directory, directory_request, files_request
+from services.ingest.requests import describe_directory, directory_request, files_request
 
 SECRET = "The vault combination is 31-07-1984 and nobody outside may read it."
 

@@ -25,10 +25,10 @@ from streamlit.testing.v1 import AppTest
 
 from cli.errors import from_workbench
 from services.errors import StoreUnavailable
-from services.graph_store import create_graph_store
-from services.llm import LLMClient, LLMError
 from services.redaction import MASK, mask_url, protect, scrub
 from services.settings import Settings, get_settings
+from services.stores.graph_store import create_graph_store
+from services.stores.llm import LLMClient, LLMError
 from tests.utils.app import HOME
 from tests.utils.fake_openai import FakeOpenAI
 from tests.utils.rendered import log_in, rendered_text
@@ -122,7 +122,7 @@ def test_a_neo4j_error_shows_the_uri_masked(registered, caplog):
         try:
             raise RuntimeError(f"driver said: {settings.neo4j_uri} / {NEO4J_PASSWORD}")
         except RuntimeError:
-            logging.getLogger("services.graph_store").exception("graph store failed for %s", settings.neo4j_uri)
+            logging.getLogger("services.stores.graph_store").exception("graph store failed for %s", settings.neo4j_uri)
     assert MASK in caplog.text and "driver said" in caplog.text
     assert _leaks(caplog.text) == []
     assert _leaks(caplog.records[-1].getMessage()) == []

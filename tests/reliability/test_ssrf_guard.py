@@ -16,9 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from services.fetch import Fetcher
 from services.settings import Settings
-from services.url_safety import UnsafeURL, check_url
+from services.web.fetch import Fetcher
+from services.web.url_safety import UnsafeURL, check_url
 
 NAMES = {"localhost": ["127.0.0.1", "::1"], "metadata.example": ["169.254.169.254"],
          "rebind.example": ["93.184.216.34", "10.1.2.3"], "public.example": ["93.184.216.34"]}

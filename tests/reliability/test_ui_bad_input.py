@@ -62,7 +62,7 @@ def test_ingest_page_refuses_bad_metadata_json(services, schema_collection, sinc
 def test_ingest_page_shows_why_schema_breaking_metadata_failed(services, schema_collection, since):
     at = _ingest_text(schema_collection, metadata='{"year": "nineteen", "published": "2023-13-45"}')
     job = wait_for_job(services, at.session_state["ingest.job_id"])
-    assert job.status == "done" and job.items[0]["status"] == "failed"
+    assert job.status == "failed" and job.items[0]["status"] == "failed"
     at.run()
     assert not _errors(at)
     assert any("skipped or failed" in w.value for w in at.warning)
@@ -80,7 +80,7 @@ def test_ingest_page_directory_of_bad_files_reports_each(services, collection, s
     at.text_input(key="ingest.dir_path").set_value(str(tmp_path)).run()
     at.button(key="ingest.dir_go").click().run()
     job = wait_for_job(services, at.session_state["ingest.job_id"])
-    assert job.status == "done" and [i["status"] for i in job.items] == ["skipped"] * 3
+    assert job.status == "failed" and [i["status"] for i in job.items] == ["failed"] * 3
     at.run()
     assert not _errors(at)
     assert set(at.dataframe[0].value["title"]) == {"bomb.docx", "binary.txt", "deep.html"}

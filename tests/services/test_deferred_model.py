@@ -10,8 +10,9 @@ from concurrent.futures import Future
 import pytest
 
 from services.container import build_services
-from services.embeddings import DeferredEmbedder
 from services.errors import ConfigError
+from services.ingest.requests import text_request
+from services.stores.embeddings import DeferredEmbedder
 
 
 def test_using_a_deferred_model_waits_for_it(services):
@@ -35,13 +36,18 @@ def test_a_model_that_failed_to_load_raises_on_first_use(services):
     assert health["embedding"] == {"model": "local:all-MiniLM-L6-v2", "dimension": None}
 
 
-def test_build_services_with_a_deferred_model(services):
+def test_build_services_with_a_deferred_model(services, collection):
+    services.ingestion.run(text_request(collection, title="Keeper", text="The lighthouse keeper trims the lamp at dusk."))
     built = build_services(services.settings, defer_model=True)
     try:
         assert built.embedder.name == services.embedder.name
         assert built.embedder.dim == services.embedder.dim  # waits for the load
         assert built.health()["embedding"]["dimension"] == services.embedder.dim
-        hits = built.search.search("lighthouse", mode="semantic", limit=1)  # usable like the eager one
-        assert hits is not None
+        # usable like the eager one: the same query finds the same chunk with the same score
+        eager = services.search.search("lighthouse", collections=[collection], mode="semantic", limit=1, threshold=-1)
+        deferred = built.search.search("lighthouse", collections=[collection], mode="semantic", limit=1, threshold=-1)
+        assert [h.title for h in eager.hits] == ["Keeper"]
+        assert [(h.chunk_id, round(h.score, 5)) for h in deferred.hits] == [(h.chunk_id, round(h.score, 5))
+                                                                           for h in eager.hits]
     finally:
         built.close()

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from services.errors import JobInProgress, ValidationFailed
-from services.ingest_requests import describe_directory, directory_request, files_request, text_request
+from services.ingest.requests import describe_directory, directory_request, files_request, text_request
 from tests.utils.ingest import (
     chunk_texts,
     doc_id,
@@ -174,12 +174,12 @@ def test_directory_ingest_with_sidecar_and_bad_files(services, collection, corpu
     request = directory_request(collection, str(corpus), settings=services.settings, recursive=True)
     result = services.ingestion.run(request)
     items = _by_title(result)
-    assert result.status == "done"
+    assert result.status == "partial"
     assert set(items) == {"a.txt", "b.md", "sub/c.txt", "binary.txt", "empty.txt", "data.bin", "badyear.txt",
                           "noyear.txt", "link.txt"}
     assert {t: i["status"] for t, i in items.items()} == {
         "a.txt": "ingested", "b.md": "ingested", "sub/c.txt": "ingested",
-        "binary.txt": "skipped", "empty.txt": "skipped", "data.bin": "skipped", "link.txt": "skipped",
+        "binary.txt": "failed", "empty.txt": "failed", "data.bin": "skipped", "link.txt": "skipped",
         "badyear.txt": "failed", "noyear.txt": "failed",
     }
     assert "binary file" in items["binary.txt"]["reason"]
@@ -189,7 +189,7 @@ def test_directory_ingest_with_sidecar_and_bad_files(services, collection, corpu
     assert "'year' must be a integer, got 'about 1900'" in items["badyear.txt"]["reason"]
     assert "'year' is required" in items["noyear.txt"]["reason"]
     assert result.progress["files_total"] == result.progress["files_done"] == 9
-    assert (result.progress["ingested"], result.progress["skipped"], result.progress["failed"]) == (3, 4, 2)
+    assert (result.progress["ingested"], result.progress["skipped"], result.progress["failed"]) == (3, 2, 4)
 
     # Nothing partial: only the good files have rows; each of them is complete.
     assert titles_in(services, collection) == {"a.txt", "b.md", "sub/c.txt"}

@@ -10,9 +10,9 @@ from pathlib import Path
 import docx
 import pytest
 
-from services.chunking import chunk_text
 from services.errors import UnsupportedInput
-from services.parsing import decode_text, html_to_text, parse_bytes, read_file
+from services.ingest.chunking import chunk_text
+from services.ingest.parsing import decode_text, html_to_text, parse_bytes, read_file
 
 MB = 1024 * 1024
 LIMIT = 10 * MB

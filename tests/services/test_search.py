@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from services.errors import EmbeddingMismatch, ValidationFailed
-from services.search import MAX_LIMIT, MAX_QUERY_CHARS
+from services.retrieval.search import MAX_LIMIT, MAX_QUERY_CHARS
 from tests.utils.ingest import ingest_text, only_item, scalar
 
 DOCS = {

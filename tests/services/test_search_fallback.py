@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 import sqlalchemy as sa
 
-from services.chunking import Chunk
-from services.documents import NewDocument, write_document
-from services.search import COMMON_WORD_CHUNKS, FALLBACK_WORDS, _fallback_lexemes
+from services.documents import Chunk, NewDocument, write_document
+from services.stores.chunk_store import COMMON_WORD_CHUNKS, FALLBACK_WORDS, _fallback_lexemes
 
 FILLER = ["harbor", "railway", "tariff", "frontier", "treaty", "harvest", "budget", "schooner", "canal", "census"]
 

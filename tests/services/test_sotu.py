@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from services.ingest_requests import directory_request
+from services.ingest.requests import directory_request
 from tests.services.test_ingestion import YEAR_REQUIRED
 
 

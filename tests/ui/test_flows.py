@@ -95,7 +95,7 @@ def test_search_shows_errors_inline(services, collection):
 
 
 def test_documents_metadata_update_and_delete(services, collection):
-    from services.ingest_requests import text_request
+    from services.ingest.requests import text_request
 
     result = services.ingestion.run(text_request(collection, title="Editable", text="Some text to edit later."))
     doc_id = result.items[0]["document_id"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.graph import GraphService
-from services.ingest_requests import text_request
+from services.graph.service import GraphService
+from services.ingest.requests import text_request
 from tests.utils.app import open_page
 from tests.utils.stories import make_acme
 

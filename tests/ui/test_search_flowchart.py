@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from services.ingest_requests import files_request
+from services.ingest.requests import files_request
 from tests.utils.app import open_page
 
 

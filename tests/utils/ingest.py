@@ -7,8 +7,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from services.ingest_requests import text_request
-from services.ingestion import IngestResult
+from services.ingest.pipeline import IngestResult
+from services.ingest.requests import text_request
 
 
 def ingest_text(services: Any, collection: str, title: str, text: str,

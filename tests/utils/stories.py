@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from services.ingest_requests import text_request
+from services.ingest.requests import text_request
 
 ACME_CEOS = (("Alice", 2019), ("Bob", 2021), ("Carol", 2023))
 

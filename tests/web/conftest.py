@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from services.crawl import CrawlService
-from services.ingestion import IngestionService
+from services.ingest.pipeline import IngestionService
 from services.settings import Settings
+from services.web.crawl import CrawlService
 
 
 def loopback_resolver(host: str) -> list[str]:

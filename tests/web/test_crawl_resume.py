@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from services.crawl import CrawlRequest, CrawlService
 from services.errors import ValidationFailed
-from services.ingestion import IngestionService
+from services.ingest.pipeline import IngestionService
+from services.web.crawl import CrawlRequest, CrawlService
 from tests.reliability.concurrency import rag_process
 from tests.web.conftest import loopback_resolver, web_settings
 

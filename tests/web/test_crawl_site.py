@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from services.crawl import CrawlRequest
 from services.errors import JobInProgress
-from services.fetch import Fetcher
-from services.sitemap import analyze_site
+from services.web.crawl import CrawlRequest
+from services.web.fetch import Fetcher
+from services.web.sitemap import analyze_site
 from tests.web.conftest import crawler, loopback_resolver, web_settings
 
 

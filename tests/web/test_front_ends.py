@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client
 
-from services.ingestion import IngestionService
+from services.ingest.pipeline import IngestionService
+from services.web.crawl import CrawlService
 from tests.web.conftest import web_settings
 
 
@@ -23,7 +24,7 @@ def web_services(services):
     settings = web_settings(services)
     ingestion = IngestionService(settings=settings, embedder=services.embedder, collections=services.collections,
                                  documents=services.documents, jobs=services.jobs, graph=None)
-    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion)
+    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion))
     context.set_services(svc)
     yield svc
     context.set_services(None)
@@ -79,7 +80,7 @@ def test_cli_refuses_a_private_address(services, collection):
 
 
 def test_mcp_tools(web_services, collection, small_site):
-    from cli.mcp_server import build_server
+    from mcp_server.server import build_server
 
     async def main():
         async with Client(build_server(), mode="legacy", raise_exceptions=True) as client:

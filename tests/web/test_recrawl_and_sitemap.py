@@ -5,9 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from services.crawl import CrawlRequest
-from services.fetch import Fetcher
-from services.sitemap import analyze_site
+from services.web.crawl import CrawlRequest
+from services.web.fetch import Fetcher
+from services.web.sitemap import analyze_site
 from tests.web.conftest import crawler, loopback_resolver, web_settings
 
 PAGES = ["sql-createindex.html", "sql-dropindex.html", "sql-reindex.html", "sql-createtable.html", "sql-droptable.html"]

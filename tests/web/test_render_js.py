@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from services.crawl import CrawlRequest
 from services.errors import ConfigError
-from services.fetch import Fetcher
-from services.render import Renderer
+from services.web.crawl import CrawlRequest
+from services.web.fetch import Fetcher
+from services.web.render import Renderer
 from tests.web.conftest import crawler, loopback_resolver, serve, web_settings
 
 pytestmark = pytest.mark.skipif(not shutil.which("chromium"), reason="Debian chromium is not installed (make test installs it)")
@@ -129,7 +129,7 @@ def test_with_the_request_handler_broken_nothing_leaves_the_machine(services, js
             r.continue_()  # what a broken guard would do: let the browser fetch it itself
 
     proxy = serve(Recorder)
-    monkeypatch.setattr("services.render.DEAD_PROXY", next(proxy))
+    monkeypatch.setattr("services.web.render.DEAD_PROXY", next(proxy))
     monkeypatch.setattr(Renderer, "_handle", broken)
     settings = web_settings(services)
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from services.errors import ValidationFailed
-from services.fetch import Fetcher
 from services.settings import Settings
-from services.url_safety import UnsafeURL, canonical_url, check_url
+from services.web.fetch import Fetcher
+from services.web.url_safety import UnsafeURL, canonical_url, check_url
 
 
 def fake_dns(host: str) -> list[str]:

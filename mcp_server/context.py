@@ -1,0 +1,49 @@
+"""What every MCP tool module shares: the server's services and the domain-error → tool-error mapping."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from services import process
+from services.container import Services
+from services.errors import JobInProgress, WorkbenchError
+from services.redaction import scrub
+
+
+@dataclass
+class AppContext:
+    services: Services
+
+
+@asynccontextmanager
+async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[AppContext]:
+    """Start (or reuse) the stores and the model once for the server's lifetime."""
+    services = await anyio.to_thread.run_sync(process.get_services)
+    try:
+        yield AppContext(services)
+    finally:
+        await anyio.to_thread.run_sync(process.close_services)
+
+
+def services_of(ctx: Context) -> Services:
+    return ctx.request_context.lifespan_context.services
+
+
+@contextmanager
+def tool_errors() -> Iterator[None]:
+    """Domain errors → a tool error the agent can read; anything else stays a crash (logged, generic message)."""
+    try:
+        yield
+    except JobInProgress as exc:
+        raise ToolError(f"JobInProgress: {exc} Wait for that ingest to finish before asking again "
+                        "(its documents appear in list_documents as it goes).") from None
+    except WorkbenchError as exc:
+        raise ToolError(scrub(f"{exc.__class__.__name__}: {exc}")) from None

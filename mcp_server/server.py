@@ -1,0 +1,75 @@
+"""The MCP server: the workbench's collections, ingestion, documents, search and graph as tools for AI agents.
+
+One services container per server process, built in the lifespan (or the one
+handed to :func:`services.process.set_services`). Tools run the synchronous services
+on worker threads; a domain error becomes a tool error (``isError``) whose text
+starts with the error kind (``NotFound: ...``) so an agent can react to it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+
+from mcp_server import ask_tools, collections_tools, documents_tools, graph_tools, ingest_tools, web_tools
+from mcp_server.context import AppContext, lifespan
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """\
+A long-term memory of documents. Documents live in collections; each collection has a description
+(read it with list_collections to choose where to look or store) and an optional metadata schema.
+Use search_documents to find passages (hybrid search is the best default), get_document to read a
+whole document, and query_relationships / query_temporal for facts about a named entity (who did
+what, and when it was true). Store new knowledge with ingest_text (or ingest_file / ingest_directory
+for files on the server). Ids returned by one tool (document_id) are accepted by the others."""
+
+
+def build_server() -> MCPServer[AppContext]:
+    server: MCPServer[AppContext] = MCPServer(
+        "rag-memory", title="RAG Memory Workbench", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING",
+    )
+    for module in (collections_tools, ingest_tools, web_tools, documents_tools, graph_tools, ask_tools):
+        module.register(server)
+    return server
+
+
+class BearerAuth:
+    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                from starlette.responses import JSONResponse
+
+                response = JSONResponse({"error": "unauthorized", "detail": "Send Authorization: Bearer <RAG_MCP_TOKEN>."},
+                                        status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def http_app(server: MCPServer[Any], *, host: str, token: str | None) -> Any:
+    app = server.streamable_http_app(host=host)
+    return BearerAuth(app, token) if token else app
+
+
+def serve(transport: str, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    server = build_server()
+    if transport == "stdio":
+        server.run("stdio")
+        return
+    import uvicorn
+
+    config = uvicorn.Config(http_app(server, host=host, token=token), host=host, port=port, log_level="warning")
+    anyio.run(uvicorn.Server(config).serve)

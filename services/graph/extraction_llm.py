@@ -1,0 +1,122 @@
+"""LLM extraction: schema-guided entities, relations, dates and exclusivity, as a LlamaIndex transform.
+
+The model answers JSON that is validated with pydantic; anything that does not
+fit is dropped (a bad relation) or fails the document's graph step (a bad
+answer), never written half-understood. For each relation the model also says
+whether it is *exclusive* ("subject": the subject has one such object at a
+time, "object": the object has one such subject at a time), which is how a new
+fact is judged to contradict, and so supersede, an older one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, EntityNode, Relation
+from llama_index.core.schema import BaseNode, TransformComponent
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError
+
+from services.graph.entities import display_name, entity_key
+from services.graph.temporal import date_from_text, normalise_relation
+from services.stores.llm import LLMClient, LLMError
+
+SYSTEM_PROMPT = """You extract a knowledge graph from text. Answer one JSON object only:
+{"entities": [{"name": str, "type": "PERSON"|"ORG"|"GPE"|"LOC"|"EVENT"|"LAW"|"PRODUCT"|"CONCEPT"}],
+ "relations": [{"subject": str, "relation": str, "object": str, "sentence": str,
+                "date": "YYYY-MM-DD" or null, "exclusive": "subject"|"object"|null}]}
+Rules: subject and object are entity names from "entities". relation is a short snake_case verb phrase
+such as ceo_of, located_in, acquired, signed_treaty_with. sentence is the exact sentence from the text
+that states the fact. date is the date the text gives for the fact (a year alone means YYYY-01-01), or null.
+exclusive says which side can hold only one such fact at a time: "object" for ceo_of (a company has one
+CEO at a time), "subject" for located_in (a thing is in one place at a time), null when many can hold.
+Use only what the text states."""
+
+
+class _LLMEntity(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    type: str = "CONCEPT"
+
+
+class _LLMRelation(BaseModel):
+    subject: str = Field(min_length=1, max_length=200)
+    relation: str = Field(min_length=1, max_length=100)
+    object: str = Field(min_length=1, max_length=200)
+    sentence: str = ""
+    date: str | None = None
+    exclusive: Literal["subject", "object"] | None = None
+
+
+class _LLMAnswer(BaseModel):
+    entities: list[_LLMEntity] = Field(default_factory=list)
+    relations: list[_LLMRelation] = Field(default_factory=list)
+
+
+def _relation_ok(raw: Any) -> _LLMRelation | None:
+    try:
+        return _LLMRelation.model_validate(raw)
+    except ValidationError:
+        return None
+
+
+class LLMTemporalExtractor(TransformComponent):
+    """Extract with an OpenAI-compatible chat model; same output keys as the spaCy extractor."""
+
+    _llm: Any = PrivateAttr(default=None)
+
+    def __init__(self, llm: LLMClient, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._llm = llm
+
+    def __call__(self, nodes: list[BaseNode], **kwargs: Any) -> list[BaseNode]:
+        for node in nodes:
+            text = node.get_content()
+            raw = self._llm.json_chat(SYSTEM_PROMPT, f"Text:\n{text}")
+            entities_raw = raw.get("entities")
+            if not isinstance(entities_raw, list) or not isinstance(raw.get("relations", []), list):
+                raise LLMError("The LLM answer has no 'entities' list.")
+            answer = _LLMAnswer(
+                entities=[e for e in (self._entity_ok(x) for x in entities_raw) if e],
+                relations=[r for r in (_relation_ok(x) for x in raw.get("relations", [])) if r],
+            )
+            entities: dict[str, EntityNode] = {}
+            for ent in answer.entities:
+                key = entity_key(ent.name)
+                if key:
+                    entities.setdefault(key, EntityNode(name=display_name(ent.name), label=ent.type.upper()[:20],
+                                                        properties={"key": key}))
+            relations = []
+            base = node.start_char_idx or 0
+            for rel in answer.relations:
+                src, dst = entity_key(rel.subject), entity_key(rel.object)
+                if src not in entities or dst not in entities or src == dst:
+                    continue  # the model named something it did not list: drop the fact, not the document
+                at = text.find(rel.sentence) if rel.sentence else -1
+                start = base + max(at, 0)
+                sentence_date = _valid_iso(rel.date) or date_from_text(rel.sentence)
+                relations.append(Relation(
+                    label=normalise_relation(rel.relation), source_id=entities[src].id, target_id=entities[dst].id,
+                    properties={"sentence": (rel.sentence or text[:300])[:1000], "sentence_date": sentence_date,
+                                "char_start": start, "char_end": start + len(rel.sentence), "exclusive": rel.exclusive},
+                ))
+            node.metadata[KG_NODES_KEY] = list(entities.values())
+            node.metadata[KG_RELATIONS_KEY] = relations
+        return nodes
+
+    @staticmethod
+    def _entity_ok(raw: Any) -> _LLMEntity | None:
+        try:
+            return _LLMEntity.model_validate(raw)
+        except ValidationError:
+            return None
+
+
+def _valid_iso(value: str | None) -> str | None:
+    import datetime as dt
+
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value[:10]).isoformat()
+    except ValueError:
+        return None
+

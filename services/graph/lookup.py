@@ -1,0 +1,107 @@
+"""Graph questions asked by name: resolve an entity from what a person typed, then ask the graph service.
+
+The CLI, the MCP server and the pages share these, so "Acme", "acme" and "the
+Acme" mean the same entity everywhere, and a partial date means the same window.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from services.collections import CollectionService
+from services.errors import NotFound, ValidationFailed
+from services.graph.entities import entity_key
+from services.graph.mermaid import subgraph_to_mermaid
+from services.graph.model import Entity, Subgraph
+
+if TYPE_CHECKING:  # the service imports llama_index; a lookup by name need not
+    from services.graph.service import GraphService
+
+_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$")
+
+
+def iso_date(value: str | None, *, end: bool = False) -> str | None:
+    """YYYY, YYYY-MM or YYYY-MM-DD as a full ISO date (the first day, or with ``end`` the last)."""
+    if value is None or not str(value).strip():
+        return None
+    m = _DATE.match(str(value).strip())
+    try:
+        if not m:
+            raise ValueError
+        year, month, day = int(m[1]), int(m[2] or (12 if end else 1)), m[3]
+        if day is None:
+            nxt = dt.date(year + (month == 12), month % 12 + 1, 1)
+            return (nxt - dt.timedelta(days=1) if end else dt.date(year, month, 1)).isoformat()
+        return dt.date(year, month, int(day)).isoformat()
+    except ValueError:
+        raise ValidationFailed(f"{value!r} is not a date: use YYYY, YYYY-MM or YYYY-MM-DD.") from None
+
+
+@dataclass
+class GraphLookup:
+    """Entity questions by name over one or more collections (all of them when none are named)."""
+
+    graph: GraphService | None
+    collections: CollectionService
+
+    def require_graph(self) -> GraphService:
+        if self.graph is None:
+            raise ValidationFailed("The knowledge graph is turned off (graph_enabled = false).")
+        return self.graph
+
+    def collection_ids(self, names: list[str] | None) -> list[int]:
+        """Ids of the named collections (each must exist), or of every collection when none are named."""
+        return [self.collections.get(n).id for n in names] if names else [c.id for c in self.collections.list()]
+
+    def resolve_entity(self, name: str, cids: list[int]) -> Entity:
+        """The entity a name means: an exact key match (most connected first), else the best partial match."""
+        if not (name or "").strip():
+            raise ValidationFailed("Give an entity name.")
+        found = self.require_graph().find_entities(name, cids, limit=50)
+        key = entity_key(name)
+        exact = [e for e in found if e.key == key]
+        if exact or found:
+            return (exact or found)[0]
+        raise NotFound(f"No entity matching {name!r} in the graph.")
+
+    def relationships(self, entity: str, collections: list[str] | None = None, limit: int = 200) -> dict[str, Any]:
+        """Every fact (current and superseded) that names the entity, oldest first."""
+        cids = self.collection_ids(collections)
+        ent = self.resolve_entity(entity, cids)
+        facts = self.require_graph().facts_of_entity(ent.key, cids, limit=limit)
+        return {"entity": ent, "facts": facts}
+
+    def temporal(self, entity: str, start: str | None, end: str | None, collections: list[str] | None = None,
+                 limit: int = 500) -> dict[str, Any]:
+        """The entity's facts valid at some time in [start, end] (either bound may be open)."""
+        start_iso, end_iso = iso_date(start), iso_date(end, end=True)
+        if start_iso and end_iso and start_iso > end_iso:
+            raise ValidationFailed(f"The window starts ({start_iso}) after it ends ({end_iso}).")
+        cids = self.collection_ids(collections)
+        ent = self.resolve_entity(entity, cids)
+        facts = self.require_graph().facts_of_entity(ent.key, cids, valid_from=start_iso, valid_until=end_iso,
+                                                     limit=limit)
+        return {"entity": ent, "from": start_iso, "until": end_iso, "facts": facts}
+
+    def neighbourhood(self, collection: str, entity: str, *, depth: int = 1, relations: list[str] | None = None,
+                      status: str | None = None, start: str | None = None, end: str | None = None,
+                      limit: int = 300) -> tuple[Entity, Subgraph]:
+        coll = self.collections.get(collection)
+        ent = self.resolve_entity(entity, [coll.id])
+        graph = self.require_graph().neighbourhood(coll.id, ent.key, depth=depth, relations=relations or None,
+                                                   status=status, valid_from=iso_date(start),
+                                                   valid_until=iso_date(end, end=True), limit=limit)
+        return ent, graph
+
+    def paths(self, collection: str, a: str, b: str, *, max_hops: int = 3, limit: int = 5) -> dict[str, Any]:
+        coll = self.collections.get(collection)
+        ea, eb = self.resolve_entity(a, [coll.id]), self.resolve_entity(b, [coll.id])
+        found = self.require_graph().paths(coll.id, ea.key, eb.key, max_hops=max_hops, limit=limit)
+        return {"from": ea, "to": eb, "paths": found}
+
+    def mermaid(self, collection: str, entity: str, *, depth: int = 1, direction: str = "LR") -> dict[str, Any]:
+        ent, graph = self.neighbourhood(collection, entity, depth=depth)
+        return {"entity": ent, "mermaid": subgraph_to_mermaid(graph, direction=direction)}

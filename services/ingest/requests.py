@@ -1,0 +1,64 @@
+"""Build :class:`IngestRequest` objects for the three ways in: text, uploaded files, a directory."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from services.documents import content_hash
+from services.ingest.pipeline import IngestRequest, Mode
+from services.ingest.sources import directory_sources, path_sources, resolve_directory, text_source, upload_sources
+from services.settings import Settings
+
+
+def text_request(collection: str, *, title: str, text: str, metadata: dict[str, Any] | None = None,
+                 mode: Mode = "ingest") -> IngestRequest:
+    item = text_source(title, text, metadata)
+    return IngestRequest(collection, "text", mode, [item], {"title": item.title, "hash": content_hash(text)})
+
+
+def files_request(collection: str, files: list[tuple[str, bytes]], *, settings: Settings,
+                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest") -> IngestRequest:
+    items = upload_sources(files, metadata, max_bytes=settings.max_file_bytes)
+    digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
+    return IngestRequest(collection, "files", mode, items, {"names": sorted(n for n, _ in files), "hashes": digest})
+
+
+def paths_request(collection: str, paths: list[str], *, settings: Settings,
+                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest") -> IngestRequest:
+    """Files named by path on this machine (CLI, MCP); read one at a time, size-checked first."""
+    items = path_sources(paths, metadata, allowed_roots=settings.allowed_roots, max_bytes=settings.max_file_bytes)
+    stamps = []  # the job key: the same files, unchanged on disk, are the same request
+    for item in items:
+        stat = Path(item.source).stat()
+        stamps.append(f"{item.source}:{stat.st_size}:{stat.st_mtime_ns}")
+    digest = hashlib.sha256("\n".join(sorted(stamps)).encode()).hexdigest()
+    return IngestRequest(collection, "files", mode, items, {"names": sorted(i.title for i in items), "hashes": digest})
+
+
+def directory_request(collection: str, path: str, *, settings: Settings, include: list[str] | None = None,
+                      exclude: list[str] | None = None, recursive: bool = True,
+                      metadata: dict[str, Any] | None = None, mode: Mode = "ingest",
+                      use_sidecar: bool = True) -> IngestRequest:
+    root = resolve_directory(path, settings.allowed_roots)
+    include, exclude = list(include or []), list(exclude or [])
+    items = directory_sources(root, include=include, exclude=exclude, recursive=recursive, metadata=metadata,
+                              max_bytes=settings.max_file_bytes, use_sidecar=use_sidecar)
+    return IngestRequest(collection, "directory", mode, items,
+                         {"path": str(root), "include": include, "exclude": exclude, "recursive": recursive})
+
+
+def describe_directory(path: str, *, settings: Settings, include: list[str] | None = None,
+                       exclude: list[str] | None = None, recursive: bool = True) -> dict[str, Any]:
+    """A preview for the UI: how many files match, how many are supported, and a sample."""
+    root = resolve_directory(path, settings.allowed_roots)
+    items = directory_sources(root, include=include or [], exclude=exclude or [], recursive=recursive,
+                              metadata=None, max_bytes=settings.max_file_bytes)
+    return {
+        "root": str(root),
+        "matched": len(items),
+        "supported": sum(1 for i in items if not i.skip_reason),
+        "sample": [i.title for i in items[:10]],
+        "has_sidecar": (Path(root) / "metadata.csv").is_file(),
+    }

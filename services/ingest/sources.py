@@ -1,0 +1,174 @@
+"""What an ingest request reads: pasted text, uploaded files, or a server-side directory.
+
+Each becomes a list of :class:`SourceItem` whose ``load`` is called lazily by the
+ingester, so one unreadable file is reported and skipped without stopping the rest.
+"""
+
+from __future__ import annotations
+
+import csv
+import fnmatch
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from services.errors import ValidationFailed
+from services.ingest.parsing import SUPPORTED_SUFFIXES, ParsedText, parse_bytes, read_file
+
+METADATA_SIDECAR = "metadata.csv"
+MAX_TITLE = 500
+MAX_DIRECTORY_FILES = 50_000
+
+
+@dataclass
+class SourceItem:
+    title: str
+    source: str
+    source_type: str
+    load: Callable[[], ParsedText]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    skip_reason: str | None = None  # known up front (unsupported type, outside root...)
+
+
+def metadata_object(metadata: Any) -> dict[str, Any]:
+    """A copy of request-wide metadata, which must be a JSON object (checked in full per item)."""
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise ValidationFailed("Metadata must be a JSON object, like {\"year\": 1990}.")
+    return dict(metadata)
+
+
+def clean_title(title: str) -> str:
+    title = " ".join((title or "").split())
+    if not title:
+        raise ValidationFailed("A document needs a title.")
+    if len(title) > MAX_TITLE:
+        raise ValidationFailed(f"A title is at most {MAX_TITLE} characters.")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
+        raise ValidationFailed("A title cannot contain control characters (such as NUL).")
+    return title
+
+
+def text_source(title: str, text: str, metadata: dict[str, Any] | None = None) -> SourceItem:
+    title = clean_title(title)
+    if not (text or "").strip():
+        raise ValidationFailed("The text is empty.")
+    return SourceItem(title, "text", "text", lambda: ParsedText(text=text), metadata_object(metadata))
+
+
+def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | None, *, max_bytes: int) -> list[SourceItem]:
+    metadata = metadata_object(metadata)
+    items = []
+    for name, data in files:
+        base = Path(name).name
+        items.append(
+            SourceItem(
+                clean_title(base), f"upload:{base}", "file",
+                (lambda d=data, n=base: parse_bytes(d, n, max_bytes=max_bytes)), dict(metadata),
+            )
+        )
+    return items
+
+
+def path_sources(paths: list[str], metadata: dict[str, Any] | None, *, allowed_roots: list[Path],
+                 max_bytes: int) -> list[SourceItem]:
+    """Named files on this machine (the CLI, MCP), confined to ``allowed_roots`` like directory ingest.
+
+    Each file is read only when the ingester reaches it, after its size on disk
+    is checked against ``max_bytes``, so a list of huge files costs no memory.
+    """
+    metadata = metadata_object(metadata)
+    items = []
+    for raw in paths:
+        path = Path(raw).expanduser().resolve()  # a symlink is judged by where it points
+        if not path.is_file():
+            raise ValidationFailed(f"{path} is not a file on this machine.")
+        resolve_directory(str(path.parent), allowed_roots)
+        item = SourceItem(clean_title(path.name), str(path), "file",
+                          (lambda p=path: read_file(p, max_bytes=max_bytes)), dict(metadata))
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            item.skip_reason = f"{path.name}: unsupported file type {path.suffix or '(none)'}."
+        items.append(item)
+    return items
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+def resolve_directory(path: str, allowed_roots: list[Path]) -> Path:
+    """Resolve a user-given directory, confined to ``allowed_roots`` when any are set."""
+    if not (path or "").strip():
+        raise ValidationFailed("Give a directory path.")
+    resolved = Path(path).expanduser().resolve()
+    if allowed_roots and not any(_within(resolved, Path(r).expanduser().resolve()) for r in allowed_roots):
+        roots = ", ".join(str(r) for r in allowed_roots)
+        raise ValidationFailed(f"{resolved} is outside the allowed directories ({roots}).")
+    if not resolved.is_dir():
+        raise ValidationFailed(f"{resolved} is not a directory on the server.")
+    return resolved
+
+
+def _read_sidecar(root: Path) -> dict[str, dict[str, str]]:
+    """Per-file metadata from ``metadata.csv`` (a ``file`` column plus one column per field)."""
+    sidecar = root / METADATA_SIDECAR
+    if not sidecar.is_file():
+        return {}
+    if not _within(sidecar.resolve(), root):
+        raise ValidationFailed(f"{sidecar} is a link that points outside {root}; it is not read. "
+                               "Replace it with a file, or ingest without the sidecar.")
+    try:
+        with sidecar.open(newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            if not reader.fieldnames or "file" not in reader.fieldnames:
+                return {}
+            return {row["file"]: {k: v for k, v in row.items() if k != "file" and k} for row in reader if row.get("file")}
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ValidationFailed(f"{sidecar} could not be read: {exc}") from None
+
+
+def directory_sources(
+    root: Path, *, include: list[str], exclude: list[str], recursive: bool,
+    metadata: dict[str, Any] | None, max_bytes: int, use_sidecar: bool = True,
+) -> list[SourceItem]:
+    """List the files to ingest under ``root``. Symlinks that leave ``root`` are refused."""
+    metadata = metadata_object(metadata)
+    include = [p.strip() for p in include if p.strip()] or ["*"]
+    exclude = [p.strip() for p in exclude if p.strip()]
+    sidecar = _read_sidecar(root) if use_sidecar else {}
+    items: list[SourceItem] = []
+    walker = os.walk(root, followlinks=False) if recursive else [(str(root), [], os.listdir(root))]
+    for dirpath, dirnames, filenames in walker:
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            if name.startswith(".") or (use_sidecar and rel == METADATA_SIDECAR and sidecar):
+                continue
+            if not any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(name, p) for p in include):
+                continue
+            if any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(name, p) for p in exclude):
+                continue
+            if not path.is_file():
+                continue
+            item_meta = {**metadata, **sidecar.get(rel, sidecar.get(name, {}))}
+            item = SourceItem(
+                rel, str(path), "file", (lambda p=path: read_file(p, max_bytes=max_bytes)), item_meta
+            )
+            if not _within(path.resolve(), root):
+                item.skip_reason = f"{rel}: a link that points outside {root}; not followed."
+            elif path.suffix.lower() not in SUPPORTED_SUFFIXES:
+                item.skip_reason = f"{rel}: unsupported file type {path.suffix or '(none)'}."
+            items.append(item)
+            if len(items) > MAX_DIRECTORY_FILES:
+                raise ValidationFailed(
+                    f"{root} has more than {MAX_DIRECTORY_FILES} matching files; narrow it with include/exclude patterns."
+                )
+    return items

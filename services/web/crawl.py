@@ -1,0 +1,343 @@
+"""Crawl a website into a collection as an ingestion job.
+
+Each fetched page becomes a document titled by its canonical URL (so a re-crawl
+finds it), with its main content extracted by trafilatura (navigation, headers,
+footers and cookie banners dropped). Pages go through the ingester's own
+prepare/write path one by one (``IngestionService.ingest_item``), so dedup,
+``reingest`` replacement, chunking, embedding and the graph step are shared.
+Crawl state is kept in ``crawls``/``crawl_pages``; a ``reingest`` crawl of a root
+deletes the documents of pages the previous crawl of that root stored that are now
+gone (404/410) or no longer reached.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import re
+import threading
+from collections import deque
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+
+from services.collections import Collection
+from services.errors import UnsupportedInput, ValidationFailed
+from services.ingest.parsing import ParsedText, decode_text, html_to_text, parse_bytes
+from services.ingest.pipeline import IngestionService, Mode
+from services.ingest.sources import SourceItem
+from services.jobs import JobReporter, outcome_status, request_key
+from services.web.crawl_state import RESUMABLE, CrawlState, Frontier
+from services.web.fetch import Fetcher, FetchResult
+from services.web.render import Renderer, RenderFailed, chromium_path
+from services.web.sitemap import SiteAnalysis, analyze_site, is_page_link, matches, page_links, parse_html
+from services.web.url_safety import Resolver, canonical_url, check_url, system_resolver
+
+log = logging.getLogger(__name__)
+KEPT = ("ingested", "replaced", "unchanged", "repaired")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")  # trafilatura's Markdown escapes read badly
+
+
+@dataclass
+class CrawlRequest:
+    collection: str
+    url: str
+    mode: Mode = "ingest"
+    max_pages: int = 50
+    max_depth: int = 3
+    same_domain: bool = True
+    path_prefix: str = ""
+    include: list[str] = field(default_factory=list)  # globs over the URL path, e.g. an analyzer group "/docs/*"
+    exclude: list[str] = field(default_factory=list)
+    render_js: bool = False  # run each HTML page's scripts in headless chromium before extracting it
+
+    def params(self) -> dict[str, Any]:
+        return {"max_pages": self.max_pages, "max_depth": self.max_depth, "same_domain": self.same_domain,
+                "path_prefix": self.path_prefix, "include": sorted(self.include), "exclude": sorted(self.exclude),
+                "render_js": self.render_js}
+
+
+@dataclass
+class CrawlResult:
+    crawl_id: int
+    job_id: int
+    status: str
+    progress: dict[str, Any]
+    pages: list[dict[str, Any]]  # url, status, reason, document_id, depth
+    deleted: list[str]
+
+    def count(self, status: str) -> int:
+        return sum(1 for p in self.pages if p["status"] == status)
+
+    def summary(self) -> str:
+        """One line: the crawl, its job and status, pages and how many ended in each outcome."""
+        counts = ", ".join(f"{self.count(s)} {s}" for s in ("ingested", "replaced", "unchanged", "skipped", "gone",
+                                                            "failed", "deleted") if self.count(s))
+        return f"Crawl {self.crawl_id} (job {self.job_id}) {self.status}: {len(self.pages)} pages; {counts or 'nothing'}."
+
+
+def extract_page(data: bytes, url: str, content_type: str) -> ParsedText:
+    """Main text of a fetched page: trafilatura for HTML (with headings), the file parsers otherwise."""
+    if "html" not in content_type:
+        name = urlsplit(url).path.rsplit("/", 1)[-1] or "page"
+        if content_type.startswith("text/") and "." not in name:
+            name += ".md" if "markdown" in content_type else ".txt"
+        return parse_bytes(data, name, max_bytes=len(data) + 1)
+    html = decode_text(data, url)
+    title = _html_title(html)
+    try:
+        import trafilatura
+
+        text = trafilatura.extract(html, url=url, output_format="markdown", include_tables=True,
+                                   include_comments=False, include_links=False, include_images=False)
+    except Exception:  # trafilatura is a heuristic; never let it stop a crawl
+        text = None
+    if not text or not text.strip():
+        parsed = html_to_text(html, url)
+        return ParsedText(parsed.text, title or parsed.title_hint)
+    return ParsedText(_MD_ESCAPE.sub(r"\1", text), title)
+
+
+def _html_title(html: str) -> str | None:
+    try:
+        found = parse_html(html).findtext(".//title")
+    except Exception:
+        return None
+    return " ".join(found.split()) if found else None
+
+
+class CrawlService:
+    def __init__(self, *, ingestion: IngestionService, resolver: Resolver | None = None) -> None:
+        self.ingestion = ingestion
+        self.settings = ingestion.settings
+        self.engine = ingestion.engine
+        self.resolver = resolver  # None: the system resolver (tests inject one)
+        self.state = CrawlState(self.engine)
+
+    # -- entry points ---------------------------------------------------------------------
+    def analyze(self, url: str, *, time_limit: float = 50, max_urls: int = 150) -> SiteAnalysis:
+        """Sitemap analysis (or bounded link discovery) of a site before crawling it."""
+        with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher:
+            return analyze_site(url, fetcher=fetcher, time_limit=time_limit, max_urls=max_urls)
+
+    def start(self, request: CrawlRequest) -> tuple[int, int, Collection]:
+        """Validate, record the job and the crawl; raises JobInProgress if the same crawl runs."""
+        if request.mode not in ("ingest", "reingest"):
+            raise ValidationFailed("mode must be 'ingest' or 'reingest'.")
+        if not 1 <= request.max_pages <= 100_000 or not 0 <= request.max_depth <= 100:
+            raise ValidationFailed("max_pages must be 1-100000 and max_depth 0-100.")
+        root = canonical_url(request.url)
+        check_url(root, resolver=self.resolver or system_resolver, allowed=self.settings.fetch_allow_hosts)
+        if request.render_js:
+            chromium_path(self.settings)  # no chromium: say so before a job is recorded
+        request.url = root
+        coll = self.ingestion.collections.get(request.collection)
+        self.ingestion.collections.check_model(coll)
+        key = request_key("crawl", coll.id, root=root, mode=request.mode, **request.params())
+        job_id = self.ingestion.jobs.start(kind="ingest:url", key=key, collection_id=coll.id,
+                                           params={"collection": coll.name, "mode": request.mode, "kind": "url",
+                                                   "url": root, **request.params()})
+        self.state.mark_interrupted()
+        with self.engine.begin() as conn:
+            crawl_id = int(conn.execute(
+                sa.text("INSERT INTO crawls (collection_id, root_url, mode, params, job_id) "
+                        "VALUES (:c, :u, :m, CAST(:p AS jsonb), :j) RETURNING id"),
+                {"c": coll.id, "u": root, "m": request.mode, "p": json.dumps(request.params()), "j": job_id},
+            ).scalar_one())
+        self.state.enqueue(crawl_id, [(root, 0)])
+        return job_id, crawl_id, coll
+
+    def _reopen(self, crawl_id: int) -> tuple[int, Collection, CrawlRequest, Frontier]:
+        """Start a job that carries on a stopped crawl from its stored queue."""
+        self.state.mark_interrupted()
+        info = self.state.get(crawl_id)
+        if info.status not in RESUMABLE or info.collection_id is None:
+            raise ValidationFailed(f"Crawl {crawl_id} is {info.status}: only a cancelled, interrupted or failed crawl "
+                                   "can be resumed (start it again instead).")
+        coll = self.ingestion.collections.get(info.collection_id)
+        known = set(CrawlRequest.__dataclass_fields__) - {"collection", "url", "mode"}
+        request = CrawlRequest(coll.name, info.root_url, mode=info.mode,  # type: ignore[arg-type]
+                               **{k: v for k, v in info.params.items() if k in known})
+        key = request_key("crawl", coll.id, root=info.root_url, mode=request.mode, **request.params())
+        job_id = self.ingestion.jobs.start(kind="ingest:url", key=key, collection_id=coll.id,
+                                           params={"collection": coll.name, "mode": request.mode, "kind": "url",
+                                                   "url": info.root_url, "resumes": crawl_id, **request.params()})
+        try:
+            self.state.reopen(crawl_id, job_id)
+        except Exception as exc:
+            self.ingestion.jobs.finish(job_id, status="failed", error=str(exc))
+            raise
+        return job_id, coll, request, self.state.frontier(crawl_id)
+
+    def resume(self, crawl_id: int) -> CrawlResult:
+        """Carry on a cancelled, interrupted or failed crawl where it stopped (CLI, MCP, tests)."""
+        job_id, coll, request, frontier = self._reopen(crawl_id)
+        return self.execute(job_id, crawl_id, coll, request, frontier)
+
+    def submit_resume(self, crawl_id: int) -> int:
+        """``resume`` in a background thread; returns the job id at once (the UI polls the job)."""
+        job_id, coll, request, frontier = self._reopen(crawl_id)
+        threading.Thread(target=self.execute, args=(job_id, crawl_id, coll, request, frontier), daemon=True,
+                         name=f"crawl-job-{job_id}").start()
+        return job_id
+
+    def run(self, request: CrawlRequest) -> CrawlResult:
+        """Crawl synchronously (CLI, MCP, tests)."""
+        job_id, crawl_id, coll = self.start(request)
+        return self.execute(job_id, crawl_id, coll, request)
+
+    def submit(self, request: CrawlRequest) -> int:
+        """Crawl in a background thread; returns the job id at once (the UI polls the job)."""
+        job_id, crawl_id, coll = self.start(request)
+        threading.Thread(target=self.execute, args=(job_id, crawl_id, coll, request), daemon=True,
+                         name=f"crawl-job-{job_id}").start()
+        return job_id
+
+    # -- the crawl ------------------------------------------------------------------------
+    def execute(self, job_id: int, crawl_id: int, coll: Collection, request: CrawlRequest,
+                frontier: Frontier | None = None) -> CrawlResult:
+        frontier = frontier or Frontier(deque([(request.url, 0)]), {request.url}, [])
+        pages = frontier.pages
+        reporter = JobReporter(self.ingestion.jobs, job_id)
+        reporter.update(files_total=request.max_pages, files_done=len(pages), fetched=0, chunks_total=0, chunks_embedded=0,
+                        chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0, deleted=0,
+                        graph_facts=0, graph_entities=0, graph_failed=0, crawl_id=crawl_id)
+        deleted: list[str] = []
+        status, error = "done", None
+        try:
+            with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher, ExitStack() as stack:
+                renderer = stack.enter_context(Renderer(self.settings, fetcher)) if request.render_js else None
+                status = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer)
+            if status == "done" and request.mode == "reingest":
+                deleted = self._delete_vanished(crawl_id, coll, request.url, pages, reporter)
+        except Exception as exc:
+            log.exception("crawl job %s crashed", job_id)
+            status, error = "failed", f"Unexpected error: {exc.__class__.__name__}: {exc}"
+        finally:
+            reporter.flush()
+            job_status = outcome_status(reporter.items) if status == "done" else status  # partial/failed by pages
+            self.ingestion.jobs.finish(job_id, status=job_status, error=error)
+            self.state.finish(crawl_id, status)  # the crawl itself ran to its end: a re-crawl compares with it
+        return CrawlResult(crawl_id, job_id, job_status, dict(reporter.progress), pages, deleted)
+
+    def _wanted(self, url: str, request: CrawlRequest, root_host: str) -> bool:
+        parts = urlsplit(url)
+        if request.same_domain and parts.netloc != root_host:
+            return False
+        if request.path_prefix and not (parts.path or "/").startswith(request.path_prefix):
+            return False
+        if request.include and not any(matches(url, p) for p in request.include):
+            return False
+        return not any(matches(url, p) for p in request.exclude)
+
+    def _crawl(self, fetcher: Fetcher, crawl_id: int, coll: Collection, request: CrawlRequest,
+               reporter: JobReporter, frontier: Frontier, renderer: Renderer | None = None) -> str:
+        root_host = urlsplit(request.url).netloc
+        queue, seen, pages = frontier.queue, frontier.seen, frontier.pages
+        while queue and len(pages) < request.max_pages:
+            if reporter.cancelled():
+                return "cancelled"
+            url, depth = queue.popleft()
+            got = fetcher.fetch(url)
+            if got.final_url != url and got.ok:
+                self.state.redirected(crawl_id, url, got.final_url)
+                if got.final_url in seen:
+                    continue  # a redirect to a page this crawl already has
+            seen.add(got.final_url)
+            reporter.add(fetched=1)
+            if renderer is not None and got.ok and "html" in got.content_type:
+                got = self._render(renderer, got, reporter)
+            page = self._store_page(got, coll, request, reporter, crawl_id, depth)
+            pages.append(page)
+            reporter.add(files_done=1)
+            if got.ok and "html" in got.content_type and depth < request.max_depth:
+                found = []
+                for link in page_links(got.final_url, got.body.decode("utf-8", errors="replace")):
+                    if link not in seen and is_page_link(link) and self._wanted(link, request, root_host):
+                        seen.add(link)
+                        found.append((link, depth + 1))
+                self.state.enqueue(crawl_id, found)  # stored before they are visited: a resume starts from here
+                queue.extend(found)
+        return "done"
+
+    @staticmethod
+    def _render(renderer: Renderer, got: FetchResult, reporter: JobReporter) -> FetchResult:
+        """The page after its scripts ran (links and text come from it), or a failure with the reason."""
+        try:
+            rendered = renderer.render(got.final_url, got.body, got.content_type)
+        except RenderFailed as exc:
+            return replace(got, status=None, reason=str(exc))
+        if rendered.blocked:
+            log.info("rendering %s: refused %d request(s): %s", got.final_url, len(rendered.blocked),
+                     rendered.blocked[:5])
+            reporter.add(render_blocked=len(rendered.blocked))
+        return replace(got, body=rendered.html, content_type="text/html; charset=utf-8")
+
+    def _store_page(self, got: FetchResult, coll: Collection, request: CrawlRequest, reporter: JobReporter,
+                    crawl_id: int, depth: int) -> dict[str, Any]:
+        url = got.final_url if got.ok else got.url  # a failure is reported under the URL that was asked for
+        if not got.ok:
+            status = "gone" if got.gone else "skipped" if got.status and got.status < 400 else "failed"
+            reporter.item(title=url, source=url, status="skipped" if status == "gone" else status,
+                          reason=got.reason or "")
+            reporter.add(**{"skipped" if status in ("gone", "skipped") else "failed": 1})
+            return self.state.record(crawl_id, url, status, got.reason, None, depth)
+        fetched_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        metadata: dict[str, Any] = {"url": url, "fetched_at": fetched_at, "crawl_id": crawl_id}
+
+        def load() -> ParsedText:
+            parsed = extract_page(got.body, url, got.content_type)
+            if parsed.title_hint:  # _prepare reads the metadata after load(): the page title lands in it
+                metadata["title"] = parsed.title_hint
+            return parsed
+
+        item = SourceItem(url, url, "url", load, metadata)
+        try:
+            record = self.ingestion.ingest_item(item, coll, request.mode, reporter)
+        except UnsupportedInput as exc:  # defensive: the ingester records these itself
+            record = {"status": "skipped", "reason": str(exc)}
+        return self.state.record(crawl_id, url, record["status"], record.get("reason") or None,
+                                 record.get("document_id"), depth)
+
+    def _delete_vanished(self, crawl_id: int, coll: Collection, root: str, pages: list[dict[str, Any]],
+                         reporter: JobReporter) -> list[str]:
+        """Delete documents of the previous crawl's pages that are gone or were not reached this time."""
+        with self.engine.connect() as conn:
+            previous = conn.execute(
+                sa.text("SELECT id FROM crawls WHERE collection_id = :c AND root_url = :u AND id < :me "
+                        "AND status = 'done' ORDER BY id DESC LIMIT 1"),
+                {"c": coll.id, "u": root, "me": crawl_id},
+            ).scalar()
+            if previous is None:
+                return []
+            before = [r.url for r in conn.execute(
+                sa.text("SELECT url FROM crawl_pages WHERE crawl_id = :p AND status = ANY(:kept)"),
+                {"p": previous, "kept": list(KEPT)},
+            )]
+        now = {p["url"]: p["status"] for p in pages}
+        vanished = [u for u in before if u not in now or now[u] == "gone"]
+        deleted = []
+        for url in vanished:
+            with self.engine.connect() as conn:
+                doc_id = conn.execute(
+                    sa.text("SELECT document_id FROM collection_documents WHERE collection_id = :c AND title = :t"),
+                    {"c": coll.id, "t": url},
+                ).scalar()
+            if doc_id is None:
+                continue
+            self.ingestion.documents.delete(int(doc_id))
+            deleted.append(url)
+            reporter.item(title=url, source=url, status="deleted", reason="Gone from the site since the last crawl.")
+            reporter.add(deleted=1)
+            entry = self.state.record(crawl_id, url, "deleted", "Gone from the site since the last crawl.", int(doc_id),
+                               next((p["depth"] for p in pages if p["url"] == url), -1))
+            pages[:] = [p for p in pages if p["url"] != url] + [entry]
+        return deleted
+
+    def pages(self, crawl_id: int) -> list[dict[str, Any]]:
+        """What a crawl did, page by page (also for a cancelled or crashed crawl)."""
+        return self.state.pages(crawl_id)
