@@ -32,6 +32,7 @@ browser-deps:
 
 test: install browser-deps
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 test-fast: install
@@ -81,3 +82,4 @@ backup: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy

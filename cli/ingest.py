@@ -13,6 +13,7 @@ from cli.errors import fail_unless_done, parse_json
 from cli.output import emit, json_option
 from services.ingest.pipeline import IngestRequest
 from services.ingest.requests import directory_request, paths_request, text_request
+from services.ingest.stages import parse_mode
 
 
 class _Bar:
@@ -83,7 +84,7 @@ def text(collection: str, text: str | None, title: str, mode: str, metadata: str
     meta = parse_json(metadata, "--metadata")
     if text is None or text == "-":
         text = click.get_text_stream("stdin").read()
-    run_request(text_request(collection, title=title, text=text, metadata=meta, mode=mode), as_json)  # type: ignore[arg-type]
+    run_request(text_request(collection, title=title, text=text, metadata=meta, mode=parse_mode(mode)), as_json)
 
 
 @group.command("file")
@@ -97,7 +98,7 @@ def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | Non
     """
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
-    request = paths_request(collection, list(paths), settings=svc.settings, metadata=meta, mode=mode)  # type: ignore[arg-type]
+    request = paths_request(collection, list(paths), settings=svc.settings, metadata=meta, mode=parse_mode(mode))
     run_request(request, as_json)
 
 
@@ -115,5 +116,5 @@ def directory(collection: str, path: str, include: tuple[str, ...], exclude: tup
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
     request = directory_request(collection, path, settings=svc.settings, include=list(include), exclude=list(exclude),
-                                recursive=recursive, metadata=meta, mode=mode, use_sidecar=not no_sidecar)  # type: ignore[arg-type]
+                                recursive=recursive, metadata=meta, mode=parse_mode(mode), use_sidecar=not no_sidecar)
     run_request(request, as_json)

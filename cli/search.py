@@ -7,6 +7,7 @@ import click
 from cli.context import get_services
 from cli.errors import parse_json
 from cli.output import emit, json_option
+from services.retrieval.search import parse_search_mode
 
 
 def _snippet(segments: list[tuple[str, bool]], width: int = 240) -> str:
@@ -38,7 +39,7 @@ def search(query: str, collections: tuple[str, ...], mode: str, threshold: float
     svc = get_services()
     filters = parse_json(filter_, "--filter")
     response = svc.search.search(
-        query, collections=list(collections) or None, mode=mode,  # type: ignore[arg-type]
+        query, collections=list(collections) or None, mode=parse_search_mode(mode),
         threshold=svc.settings.search_threshold if threshold is None else threshold,
         limit=svc.settings.search_limit if limit is None else limit, filters=filters,
     )

@@ -10,6 +10,7 @@ import streamlit as st
 from components.feedback import user_errors
 from components.markdown_text import md_escape
 from services.container import Services
+from services.ingest.stages import parse_mode
 from services.web.crawl import CrawlRequest, CrawlService
 
 ANALYSIS = "ingest.url_analysis"  # the last SiteAnalysis, kept across reruns
@@ -32,8 +33,8 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
         with user_errors("Could not analyse the site"), st.spinner("Analysing (at most 50 s)…"):
             st.session_state[ANALYSIS] = crawler.analyze(url)
     if a2.button("Ingest this page", key="ingest.url_one", disabled=not url.strip()):
-        _start(crawler, CrawlRequest(collection, url, mode=mode, max_pages=1, max_depth=0,  # type: ignore[arg-type]
-                                             render_js=render_js), on_started)  # type: ignore[arg-type]
+        _start(crawler, CrawlRequest(collection, url, mode=parse_mode(mode), max_pages=1, max_depth=0,
+                                     render_js=render_js), on_started)
 
     analysis = st.session_state.get(ANALYSIS)
     groups = []
@@ -58,7 +59,7 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
         include = i1.text_input("Include globs (comma-separated, on the URL path)", key="ingest.crawl_include")
         exclude = i2.text_input("Exclude globs", key="ingest.crawl_exclude")
         if st.form_submit_button("Crawl", type="primary"):
-            request = CrawlRequest(collection, url, mode=mode, max_pages=int(max_pages),  # type: ignore[arg-type]
+            request = CrawlRequest(collection, url, mode=parse_mode(mode), max_pages=int(max_pages),
                                    max_depth=int(max_depth), same_domain=same_domain, path_prefix=prefix.strip(),
                                    include=_globs(include) + ([group] if group else []), exclude=_globs(exclude),
                                    render_js=render_js)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -14,8 +14,11 @@ from sqlalchemy.exc import IntegrityError
 from services.errors import AlreadyExists, EmbeddingMismatch, NotFound, ValidationFailed
 from services.metadata_schema import merge_schema, normalise_schema, validate_metadata
 from services.stores import chunk_store
-from services.stores.embeddings import Embedder
+from services.stores.embeddings import TextEmbedder
 from services.stores.postgres import ensure_hnsw_index
+
+if TYPE_CHECKING:
+    from services.graph.service import GraphService
 
 MAX_NAME = 100
 MAX_DESCRIPTION = 2_000
@@ -74,7 +77,7 @@ def _clean_description(description: str) -> str:
 
 
 class CollectionService:
-    def __init__(self, *, engine: Engine, embedder: Embedder, graph: Any | None = None) -> None:
+    def __init__(self, *, engine: Engine, embedder: TextEmbedder, graph: GraphService | None = None) -> None:
         self.engine = engine
         self.embedder = embedder
         self.graph = graph  # services.graph.service.GraphService, when a graph store is configured

@@ -24,7 +24,7 @@ from services.retrieval.memory import MemoryService
 from services.retrieval.retriever import GraphAwareRetriever
 from services.retrieval.search import SearchService
 from services.settings import Settings, get_settings
-from services.stores.embeddings import DeferredEmbedder, Embedder, embedder_name, load_in_background
+from services.stores.embeddings import DeferredEmbedder, TextEmbedder, embedder_name, load_in_background
 from services.stores.graph_store import GraphStore, create_graph_store
 from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
@@ -41,7 +41,7 @@ class Services:
 
     settings: Settings
     engine: Engine
-    embedder: Embedder
+    embedder: TextEmbedder
     collections: CollectionService
     documents: DocumentService
     jobs: JobService
@@ -86,7 +86,7 @@ def create_extractor(settings: Settings) -> Any:
     return SpacyTemporalExtractor(model_name=settings.spacy_model)
 
 
-def build_services(settings: Settings | None = None, *, embedder: Embedder | None = None,
+def build_services(settings: Settings | None = None, *, embedder: TextEmbedder | None = None,
                    defer_model: bool = False) -> Services:
     """Start or connect to the stores, load the embedding model and wire the services.
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import sqlalchemy as sa
@@ -16,6 +17,9 @@ from services.errors import EditConflict, NotFound, ValidationFailed
 from services.metadata_schema import validate_metadata
 from services.stores import chunk_store
 from services.stores.chunk_store import ChunkRow, vector_literal
+
+if TYPE_CHECKING:
+    from services.graph.service import GraphService
 
 
 def content_hash(text: str) -> str:
@@ -39,7 +43,7 @@ class DocumentSummary:
     version: int
     chunk_count: int
     char_count: int
-    collections: list[str]
+    collections: builtins.list[str]
     updated_at: dt.datetime
     graph_status: str = "none"
     graph_error: str | None = None
@@ -55,14 +59,14 @@ class ChunkView:
     text: str
     char_start: int
     char_end: int
-    heading_path: list[str]
+    heading_path: builtins.list[str]
 
 
 @dataclass(frozen=True)
 class DocumentView:
     summary: DocumentSummary
     content: str
-    chunks: list[ChunkView] = field(default_factory=list)
+    chunks: builtins.list[ChunkView] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -86,12 +90,12 @@ class NewDocument:
     source_type: str
     content: str
     metadata: dict[str, Any]
-    chunks: list[Chunk]
+    chunks: builtins.list[Chunk]
     embeddings: np.ndarray
     replace_document_id: int | None = None
     graph_status: str = "pending"  # "disabled" when no graph is configured
-    chunk_metadata: list[dict[str, Any]] = field(default_factory=list)
-    diagrams: list[Any] = field(default_factory=list)  # services.ingest.docx_diagrams.Diagram, ids set
+    chunk_metadata: builtins.list[dict[str, Any]] = field(default_factory=list)
+    diagrams: builtins.list[Any] = field(default_factory=list)  # services.ingest.docx_diagrams.Diagram, ids set
 
     @property
     def hash(self) -> str:
@@ -200,7 +204,7 @@ def _summary(row: Any) -> DocumentSummary:
 
 
 class DocumentService:
-    def __init__(self, *, engine: Engine, graph: Any | None = None) -> None:
+    def __init__(self, *, engine: Engine, graph: GraphService | None = None) -> None:
         self.engine = engine
         self.graph = graph  # services.graph.service.GraphService, when a graph store is configured
 
@@ -208,8 +212,9 @@ class DocumentService:
         self, *, collection_id: int | None = None, title_contains: str = "",
         metadata_filter: dict[str, Any] | None = None, graph_status: tuple[str, ...] = (),
         limit: int = 100, offset: int = 0,
-    ) -> list[DocumentSummary]:
-        clauses, params = [], {"limit": max(1, min(int(limit), 1000)), "offset": max(0, int(offset))}
+    ) -> builtins.list[DocumentSummary]:
+        clauses: builtins.list[str] = []
+        params: dict[str, Any] = {"limit": max(1, min(int(limit), 1000)), "offset": max(0, int(offset))}
         if collection_id is not None:
             clauses.append("EXISTS (SELECT 1 FROM collection_documents cd WHERE cd.document_id = d.id AND cd.collection_id = :cid)")
             params["cid"] = collection_id
@@ -228,7 +233,7 @@ class DocumentService:
             rows = conn.execute(sa.text(f"{_SUMMARY} {where} ORDER BY d.title LIMIT :limit OFFSET :offset"), params)
             return [_summary(r) for r in rows]
 
-    def ids(self, collection_id: int) -> list[int]:
+    def ids(self, collection_id: int) -> builtins.list[int]:
         """Every document id of a collection, oldest first (no page limit, unlike :meth:`list`)."""
         with self.engine.connect() as conn:
             rows = conn.execute(sa.text("SELECT document_id FROM collection_documents WHERE collection_id = :cid "
@@ -256,7 +261,7 @@ class DocumentService:
         return DocumentView(_summary(row), content, chunks)
 
     def update_metadata(
-        self, document_id: int, changes: dict[str, Any], *, remove: list[str] | None = None,
+        self, document_id: int, changes: dict[str, Any], *, remove: builtins.list[str] | None = None,
         replace: bool = False, expected_etag: str | None = None,
     ) -> DocumentSummary:
         """Change a document's metadata in one transaction and return the new summary.
@@ -285,7 +290,7 @@ class DocumentService:
                     "nothing was saved. Reload it to see the current values, then make your change again."
                 )
             merged = dict(changes) if replace else {**row.metadata, **changes}
-            for key in remove or []:
+            for key in remove or ():
                 merged.pop(key, None)
             schemas = conn.execute(
                 sa.text(

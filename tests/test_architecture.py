@@ -223,3 +223,27 @@ def test_unsafe_html_detector_finds_calls(tmp_path: Path):
         encoding="utf-8",
     )
     assert _unsafe_html_calls(sample) == [2, 6]
+
+
+def _any_collaborators(path: Path) -> list[str]:
+    """``__init__`` parameters of classes annotated ``Any`` (or ``Any | None``): collaborators mypy cannot check."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"):
+            for arg in [*fn.args.args, *fn.args.kwonlyargs]:
+                text = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+                if {p.strip() for p in text.split("|")} & {"Any"}:
+                    found.append(f"{cls.name}({arg.arg}: {text})")
+    return found
+
+
+@pytest.mark.parametrize("path", _py_files("services"), ids=_rel)
+def test_service_collaborators_have_real_types(path: Path):
+    assert not _any_collaborators(path), f"{_rel(path)}: {_any_collaborators(path)}"
+
+
+def test_the_any_collaborator_check_finds_them(tmp_path: Path):
+    sample = tmp_path / "svc.py"
+    sample.write_text("class S:\n    def __init__(self, *, graph: Any | None, llm: LLM, **kw: Any) -> None: ...\n")
+    assert _any_collaborators(sample) == ["S(graph: Any | None)"]

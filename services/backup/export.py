@@ -92,7 +92,7 @@ def _select(service: Any, collection: str | None, all_collections: bool) -> list
     if all_collections:
         if collection:
             raise ValidationFailed("Name one collection, or ask for all of them; not both.")
-        chosen = service.collections.list()
+        chosen: list[Any] = service.collections.list()
         if not chosen:
             raise NotFound("There are no collections to back up.")
         return chosen

@@ -65,7 +65,8 @@ def restore_archive(service: Any, path: str | Path, *, into_name: str | None = N
         except DAMAGE as exc:
             raise ValidationFailed(f"{path} has a damaged manifest ({exc.__class__.__name__}: {exc}).") from None
         ensure_hnsw_index(service.engine, service.embedder.dim)
-        maps, counts, notes = IdMaps(), {}, _setting_notes(service, manifest)
+        maps, notes = IdMaps(), _setting_notes(service, manifest)
+        counts: dict[str, int] = {}
         with_graph = service.graph is not None
         try:
             with service.engine.begin() as conn:

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from services.backup.export import export_archive
 from services.backup.format import BackupResult, RestoreResult
 from services.backup.restore import restore_archive
 
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from services.collections import CollectionService
+    from services.graph.service import GraphService
+    from services.settings import Settings
+    from services.stores.embeddings import TextEmbedder
+
 
 class BackupService:
     """Export collections to an archive, and restore an archive into the configured stores."""
 
-    def __init__(self, *, settings: Any, engine: Any, embedder: Any, collections: Any, graph: Any | None) -> None:
+    def __init__(self, *, settings: Settings, engine: Engine, embedder: TextEmbedder, collections: CollectionService,
+                 graph: GraphService | None) -> None:
         self.settings = settings
         self.engine = engine
         self.embedder = embedder

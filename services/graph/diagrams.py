@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from services.errors import NotFound
 from services.graph.mermaid import MermaidEdge, MermaidNode, to_mermaid
+
+if TYPE_CHECKING:
+    from services.graph.service import GraphService
 
 _SHAPE = {"decision": "decision", "start_end": "terminator", "data": "io"}
 
@@ -36,7 +39,7 @@ class DiagramView:
 
 
 class DiagramService:
-    def __init__(self, *, engine: Engine, graph: Any | None = None) -> None:
+    def __init__(self, *, engine: Engine, graph: GraphService | None = None) -> None:
         self.engine = engine
         self.graph = graph
 

@@ -10,6 +10,7 @@ LlamaIndex's own kg extractors do, so any other extractor can replace it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, EntityNode, Relation
@@ -107,11 +108,11 @@ class SpacyTemporalExtractor(TransformComponent):
             self._nlp = load_spacy(self.model_name)
         return self._nlp
 
-    def __call__(self, nodes: list[BaseNode], **kwargs: Any) -> list[BaseNode]:
+    def __call__(self, nodes: Sequence[BaseNode], **kwargs: Any) -> Sequence[BaseNode]:
         nlp = self._pipeline()
         texts = [node.get_content() for node in nodes]
         for node, doc in zip(nodes, nlp.pipe(texts, batch_size=16), strict=True):
-            base = node.start_char_idx or 0
+            base = getattr(node, "start_char_idx", None) or 0  # TextNode's; 0 for other nodes
             entities: dict[str, EntityNode] = {}
             relations: list[Relation] = []
             for sent in doc.sents:

@@ -10,6 +10,7 @@ fact is judged to contradict, and so supersede, an older one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, EntityNode, Relation
@@ -67,7 +68,7 @@ class LLMTemporalExtractor(TransformComponent):
         super().__init__(**kwargs)
         self._llm = llm
 
-    def __call__(self, nodes: list[BaseNode], **kwargs: Any) -> list[BaseNode]:
+    def __call__(self, nodes: Sequence[BaseNode], **kwargs: Any) -> Sequence[BaseNode]:
         for node in nodes:
             text = node.get_content()
             raw = self._llm.json_chat(SYSTEM_PROMPT, f"Text:\n{text}")
@@ -85,7 +86,7 @@ class LLMTemporalExtractor(TransformComponent):
                     entities.setdefault(key, EntityNode(name=display_name(ent.name), label=ent.type.upper()[:20],
                                                         properties={"key": key}))
             relations = []
-            base = node.start_char_idx or 0
+            base = getattr(node, "start_char_idx", None) or 0  # TextNode's; 0 for other nodes
             for rel in answer.relations:
                 src, dst = entity_key(rel.subject), entity_key(rel.object)
                 if src not in entities or dst not in entities or src == dst:

@@ -14,11 +14,12 @@ import logging
 import re
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
-from llama_index.core.schema import TextNode
+from llama_index.core.schema import BaseNode, TextNode, TransformComponent
 from sqlalchemy.engine import Engine
 
 from services.errors import NotFound, StoreUnavailable, ValidationFailed
@@ -49,7 +50,8 @@ def _segments(text: str) -> list[tuple[int, str]]:
 
 
 class GraphService:
-    def __init__(self, *, engine: Engine, store: GraphStore, extractor: Any | None = None, batch_size: int = 500) -> None:
+    def __init__(self, *, engine: Engine, store: GraphStore, extractor: TransformComponent | None = None,
+                 batch_size: int = 500) -> None:
         self.engine = engine
         self.store = store
         self.extractor = extractor or SpacyTemporalExtractor()
@@ -93,8 +95,7 @@ class GraphService:
         removing = time.perf_counter()
         self.remove_document(document_id)
         started = time.perf_counter()
-        nodes = [TextNode(text=t, start_char_idx=s) for s, t in _segments(doc.content)]
-        nodes = self.extractor(nodes)
+        nodes: Sequence[BaseNode] = self.extractor([TextNode(text=t, start_char_idx=s) for s, t in _segments(doc.content)])
         extracted = time.perf_counter()
         starts, chunk_ids = [s for _, s in chunks], [i for i, _ in chunks]
         entities: dict[str, dict[str, Any]] = {}
@@ -266,7 +267,7 @@ class GraphService:
         for row in self.store.query(q.ENTITIES_FROM_CHUNKS, {"chunk_ids": list(chunk_scores)}):
             for key in (row["a"], row["b"]):
                 weight[key] = weight.get(key, 0.0) + chunk_scores.get(row["chunk_id"], 0.0)
-        keys = sorted(weight, key=weight.get, reverse=True)[:limit]
+        keys = sorted(weight, key=lambda k: weight[k], reverse=True)[:limit]
         rows = self.store.query(q.ENTITIES_BY_KEYS, {"collection_ids": collection_ids, "keys": keys})
         found = {r["key"]: Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows}
         return [found[k] for k in keys if k in found]

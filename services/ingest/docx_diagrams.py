@@ -175,7 +175,8 @@ def _distance_to_box(point: tuple[float, float], box: tuple[float, float, float,
 def diagram_from_group(group: etree._Element, index: int, layout: str) -> Diagram:
     """Rebuild the flowchart in one drawing group (``wpg:wgp``) or canvas (``wpc:wpc``)."""
     shapes = _group_shapes(group, (0.0, 0.0, 1.0, 1.0))
-    nodes, node_by_shape_id = [], {}
+    nodes: list[DiagramNode] = []
+    node_by_shape_id: dict[str, DiagramNode] = {}
     connectors, labels = [], []
     for shape in shapes:
         if shape.connector:

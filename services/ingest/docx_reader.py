@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from services.ingest.docx_diagrams import NS, Diagram, diagram_from_group
+
+if TYPE_CHECKING:
+    from docx.document import Document as DocxDocument
 
 _REFERS = re.compile(r"\b(flow ?chart|diagram|figure|as shown (?:below|above)|the following (?:chart|steps|process))\b",
                      re.I)
@@ -43,7 +47,7 @@ def _drawings(paragraph: etree._Element) -> list[etree._Element]:
     return found
 
 
-def _diagram(drawing: etree._Element, index: int, document: object) -> Diagram | None:
+def _diagram(drawing: etree._Element, index: int, document: DocxDocument) -> Diagram | None:
     floating = drawing.find("wp:anchor", NS) is not None
     data = drawing.find(".//a:graphicData", NS)
     if data is None:
@@ -57,7 +61,7 @@ def _diagram(drawing: etree._Element, index: int, document: object) -> Diagram |
     if pic is not None:
         blip = pic.find(".//a:blip", NS)
         rel = blip.get(f"{{{NS['r']}}}embed") if blip is not None else None
-        part = document.part.related_parts.get(rel) if rel else None  # type: ignore[attr-defined]
+        part = document.part.related_parts.get(rel) if rel else None
         image = getattr(part, "blob", None)
         content_type = getattr(part, "content_type", None)
         return Diagram(index, "image", "floating_picture" if floating else "inline_picture",
@@ -78,14 +82,14 @@ def _paragraph_kind(style: str, has_numbering: bool) -> tuple[str, int]:
     return "paragraph", 0
 
 
-def read_blocks(document: object) -> list[Block]:
+def read_blocks(document: DocxDocument) -> list[Block]:
     """Body blocks in reading order, drawings included where they stand."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
     blocks: list[Block] = []
     index = 0
-    body = document.element.body  # type: ignore[attr-defined]
+    body = document.element.body
     pending = list(body.iterchildren())
     while pending:
         child = pending.pop(0)

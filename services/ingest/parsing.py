@@ -62,8 +62,9 @@ def decode_text(data: bytes, name: str) -> str:
     return text
 
 
-def _cp1252_fallback(err: UnicodeDecodeError) -> tuple[str, int]:
+def _cp1252_fallback(err: UnicodeError) -> tuple[str, int]:
     """Decode bytes that are not UTF-8 as Windows-1252 (Latin-1 where it has no character)."""
+    assert isinstance(err, UnicodeDecodeError)  # registered for decoding only
     bad = err.object[err.start : err.end]
     return "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in bad), err.end
 

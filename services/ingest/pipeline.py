@@ -30,7 +30,7 @@ from services.ingest.sources import SourceItem
 from services.ingest.stages import DocumentStages, Mode, Outcome, Prepared, Stop
 from services.jobs import JobReporter, JobService, outcome_status, request_key
 from services.settings import Settings
-from services.stores.embeddings import Embedder
+from services.stores.embeddings import TextEmbedder
 
 if TYPE_CHECKING:
     from services.graph.service import GraphService
@@ -72,7 +72,7 @@ class IngestResult:
 
 class IngestionService:
     def __init__(
-        self, *, settings: Settings, embedder: Embedder, collections: CollectionService,
+        self, *, settings: Settings, embedder: TextEmbedder, collections: CollectionService,
         documents: DocumentService, jobs: JobService, graph: GraphService | None = None,
         llm: LLMClient | None = None,
     ) -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from services.documents import content_hash
-from services.ingest.pipeline import IngestRequest, Mode
+from services.ingest.pipeline import IngestRequest
 from services.ingest.sources import directory_sources, path_sources, resolve_directory, text_source, upload_sources
+from services.ingest.stages import Mode
 from services.settings import Settings
 
 

@@ -11,6 +11,7 @@ import fnmatch
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ def text_source(title: str, text: str, metadata: dict[str, Any] | None = None) -
     title = clean_title(title)
     if not (text or "").strip():
         raise ValidationFailed("The text is empty.")
-    return SourceItem(title, "text", "text", lambda: ParsedText(text=text), metadata_object(metadata))
+    return SourceItem(title, "text", "text", partial(ParsedText, text=text), metadata_object(metadata))
 
 
 def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | None, *, max_bytes: int) -> list[SourceItem]:
@@ -67,7 +68,7 @@ def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | No
         items.append(
             SourceItem(
                 clean_title(base), f"upload:{base}", "file",
-                (lambda d=data, n=base: parse_bytes(d, n, max_bytes=max_bytes)), dict(metadata),
+                partial(parse_bytes, data, base, max_bytes=max_bytes), dict(metadata),
             )
         )
     return items
@@ -88,7 +89,7 @@ def path_sources(paths: list[str], metadata: dict[str, Any] | None, *, allowed_r
             raise ValidationFailed(f"{path} is not a file on this machine.")
         resolve_directory(str(path.parent), allowed_roots)
         item = SourceItem(clean_title(path.name), str(path), "file",
-                          (lambda p=path: read_file(p, max_bytes=max_bytes)), dict(metadata))
+                          partial(read_file, path, max_bytes=max_bytes), dict(metadata))
         if path.suffix.lower() not in SUPPORTED_SUFFIXES:
             item.skip_reason = f"{path.name}: unsupported file type {path.suffix or '(none)'}."
         items.append(item)
@@ -160,7 +161,7 @@ def directory_sources(
                 continue
             item_meta = {**metadata, **sidecar.get(rel, sidecar.get(name, {}))}
             item = SourceItem(
-                rel, str(path), "file", (lambda p=path: read_file(p, max_bytes=max_bytes)), item_meta
+                rel, str(path), "file", partial(read_file, path, max_bytes=max_bytes), item_meta
             )
             if not _within(path.resolve(), root):
                 item.skip_reason = f"{rel}: a link that points outside {root}; not followed."

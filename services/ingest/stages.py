@@ -27,7 +27,7 @@ from services.ingest.sources import SourceItem
 from services.jobs import JobReporter
 from services.metadata_schema import validate_metadata
 from services.settings import Settings
-from services.stores.embeddings import Embedder
+from services.stores.embeddings import TextEmbedder
 
 if TYPE_CHECKING:
     from services.graph.service import GraphService
@@ -35,6 +35,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Mode = Literal["ingest", "reingest"]
+
+
+def parse_mode(value: str) -> Mode:
+    """An ingest mode from a front end's text: 'ingest' (skip duplicates) or 'reingest' (replace by title)."""
+    if value == "ingest":
+        return "ingest"
+    if value == "reingest":
+        return "reingest"
+    raise ValidationFailed(f"mode must be 'ingest' or 'reingest', not {value!r}.")
 
 
 @dataclass
@@ -100,7 +109,7 @@ def embedding_input(title: str, chunk: Chunk) -> str:
 class DocumentStages:
     settings: Settings
     engine: Engine
-    embedder: Embedder
+    embedder: TextEmbedder
     documents: DocumentService
     graph: GraphService | None = None
     llm: LLMClient | None = None  # reads flowchart pictures when configured

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services.errors import ValidationFailed
 from services.graph.mermaid import subgraph_to_mermaid
@@ -23,6 +23,11 @@ from services.retrieval.conversations import ConversationService
 from services.retrieval.memory import MemoryService
 from services.retrieval.retriever import ContextChunk, GraphAwareRetriever
 from services.settings import Settings
+
+if TYPE_CHECKING:
+    from services.graph.diagrams import DiagramService
+    from services.stores.embeddings import TextEmbedder
+    from services.stores.llm import LLMClient
 
 _REMEMBER = re.compile(r"^\s*(?:please\s+)?remember(?:\s+that)?[:,]?\s+(?P<fact>.+)$", re.I | re.S)
 _RECALL = re.compile(r"\bwhat do you (?:remember|know) about me\b", re.I)
@@ -46,7 +51,8 @@ class AskResult:
 
 class AskService:
     def __init__(self, *, settings: Settings, retriever: GraphAwareRetriever, conversations: ConversationService,
-                 memory: MemoryService, embedder: Any, llm: Any | None = None, diagrams: Any | None = None) -> None:
+                 memory: MemoryService, embedder: TextEmbedder, llm: LLMClient | None = None,
+                 diagrams: DiagramService | None = None) -> None:
         self.settings = settings
         self.retriever = retriever
         self.conversations = conversations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import json
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ class Turn:
 class Conversation:
     id: int
     title: str
-    collections: list[str]
+    collections: builtins.list[str]
     created_at: dt.datetime
     updated_at: dt.datetime
     turn_count: int = 0
@@ -37,7 +38,7 @@ class ConversationService:
     def __init__(self, *, engine: Engine) -> None:
         self.engine = engine
 
-    def create(self, *, title: str = "New conversation", collections: list[str] | None = None) -> Conversation:
+    def create(self, *, title: str = "New conversation", collections: builtins.list[str] | None = None) -> Conversation:
         with self.engine.begin() as conn:
             cid = conn.execute(
                 sa.text("INSERT INTO conversations (title, collections) VALUES (:t, :c) RETURNING id"),
@@ -55,7 +56,7 @@ class ConversationService:
             raise NotFound(f"No conversation {conversation_id}.")
         return Conversation(row.id, row.title, list(row.collections), row.created_at, row.updated_at, int(row.n))
 
-    def list(self, limit: int = 50) -> list[Conversation]:
+    def list(self, limit: int = 50) -> builtins.list[Conversation]:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.text("SELECT c.*, (SELECT count(*) FROM turns t WHERE t.conversation_id = c.id) AS n "
@@ -71,7 +72,7 @@ class ConversationService:
             raise NotFound(f"No conversation {conversation_id}.")
         return self.get(conversation_id)
 
-    def set_collections(self, conversation_id: int, collections: list[str]) -> None:
+    def set_collections(self, conversation_id: int, collections: builtins.list[str]) -> None:
         with self.engine.begin() as conn:
             conn.execute(sa.text("UPDATE conversations SET collections = :c WHERE id = :id"),
                          {"c": list(collections), "id": conversation_id})
@@ -90,11 +91,11 @@ class ConversationService:
                         "VALUES (:c, :r, :t, CAST(:ret AS jsonb), CAST(:d AS jsonb)) RETURNING id, created_at"),
                 {"c": conversation_id, "r": role, "t": content, "ret": json.dumps(retrieved or {}, default=str),
                  "d": json.dumps(details or {}, default=str)},
-            ).first()
+            ).one()
             conn.execute(sa.text("UPDATE conversations SET updated_at = now() WHERE id = :id"), {"id": conversation_id})
         return Turn(row.id, role, content, retrieved or {}, details or {}, row.created_at)
 
-    def turns(self, conversation_id: int, *, last: int | None = None) -> list[Turn]:
+    def turns(self, conversation_id: int, *, last: int | None = None) -> builtins.list[Turn]:
         sql = "SELECT * FROM turns WHERE conversation_id = :c ORDER BY id"
         with self.engine.connect() as conn:
             rows = [Turn(r.id, r.role, r.content, r.retrieved, r.details, r.created_at)

@@ -7,7 +7,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+from typing import TypeVar
+
 import numpy as np
+
+K = TypeVar("K", bound=Hashable)
+
+
+def ranked(scores: Mapping[K, float]) -> list[K]:
+    """The keys of ``scores``, best first."""
+    return sorted(scores, key=lambda key: scores[key], reverse=True)
 
 
 def rrf(ranked_lists: list[tuple[list[int], float]], k: int) -> dict[int, float]:

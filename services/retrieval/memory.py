@@ -6,6 +6,7 @@ most 2) are injected as conversation history, not as system-prompt text.
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 from dataclasses import dataclass
 
@@ -14,7 +15,7 @@ from sqlalchemy.engine import Engine
 
 from services.errors import NotFound, ValidationFailed
 from services.stores.chunk_store import vector_literal
-from services.stores.embeddings import Embedder
+from services.stores.embeddings import TextEmbedder
 
 MAX_FACT_CHARS = 500
 
@@ -29,7 +30,7 @@ class MemoryFact:
 
 
 class MemoryService:
-    def __init__(self, *, engine: Engine, embedder: Embedder) -> None:
+    def __init__(self, *, engine: Engine, embedder: TextEmbedder) -> None:
         self.engine = engine
         self.embedder = embedder
 
@@ -40,7 +41,7 @@ class MemoryService:
                 sa.text("INSERT INTO memory_facts (text, embedding, embedding_model) "
                         "VALUES (:t, CAST(:e AS vector), :m) RETURNING id, created_at"),
                 {"t": text, "e": vector_literal(self.embedder.embed_texts([text])[0]), "m": self.embedder.name},
-            ).first()
+            ).one()
         return MemoryFact(row.id, text, row.created_at)
 
     def update(self, fact_id: int, text: str) -> MemoryFact:
@@ -60,12 +61,12 @@ class MemoryService:
             if conn.execute(sa.text("DELETE FROM memory_facts WHERE id = :id RETURNING id"), {"id": fact_id}).first() is None:
                 raise NotFound(f"No memory fact {fact_id}.")
 
-    def list(self) -> list[MemoryFact]:
+    def list(self) -> builtins.list[MemoryFact]:
         with self.engine.connect() as conn:
             return [MemoryFact(r.id, r.text, r.created_at)
                     for r in conn.execute(sa.text("SELECT id, text, created_at FROM memory_facts ORDER BY id"))]
 
-    def recall(self, query: str, *, threshold: float = -1.0, limit: int = 20) -> list[MemoryFact]:
+    def recall(self, query: str, *, threshold: float = -1.0, limit: int = 20) -> builtins.list[MemoryFact]:
         """Facts ranked by cosine similarity to ``query`` (only those made with the configured model)."""
         if not (query or "").strip():
             return []

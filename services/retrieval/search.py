@@ -18,12 +18,23 @@ from sqlalchemy.engine import Engine
 
 from services.collections import Collection, CollectionService
 from services.errors import ValidationFailed
-from services.retrieval.fusion import rrf
+from services.retrieval.fusion import ranked, rrf
 from services.stores import chunk_store
 from services.stores.chunk_store import MARK_END, MARK_START, ChunkScope
-from services.stores.embeddings import Embedder
+from services.stores.embeddings import TextEmbedder
 
 SearchMode = Literal["semantic", "keyword", "hybrid"]
+
+
+def parse_search_mode(value: str) -> SearchMode:
+    """A search mode from a front end's text."""
+    if value == "semantic":
+        return "semantic"
+    if value == "keyword":
+        return "keyword"
+    if value == "hybrid":
+        return "hybrid"
+    raise ValidationFailed(f"mode must be semantic, keyword or hybrid, not {value!r}.")
 MAX_QUERY_CHARS = 2_000
 MAX_LIMIT = 200
 
@@ -100,7 +111,7 @@ def _segments(marked: str) -> list[tuple[str, bool]]:
 
 
 class SearchService:
-    def __init__(self, *, engine: Engine, embedder: Embedder, collections: CollectionService,
+    def __init__(self, *, engine: Engine, embedder: TextEmbedder, collections: CollectionService,
                  ef_search: int = 200, rrf_k: int = 60, semantic_weight: float = 0.6, keyword_weight: float = 0.3) -> None:
         self.engine = engine
         self.embedder = embedder
@@ -166,13 +177,12 @@ class SearchService:
             elif mode == "keyword":
                 scores = keyword
             else:
-                ordered = lambda d: sorted(d, key=d.get, reverse=True)  # noqa: E731
-                fused = rrf([(ordered(semantic), self.weights["semantic"]),
-                              (ordered(keyword), self.weights["keyword"])], self.rrf_k)
+                fused = rrf([(ranked(semantic), self.weights["semantic"]),
+                             (ranked(keyword), self.weights["keyword"])], self.rrf_k)
                 # Scale so that 1.0 means "ranked first by both retrievers".
                 best = sum(self.weights.values()) / (self.rrf_k + 1) or 1.0
                 scores = {cid: score / best for cid, score in fused.items()}
-            top = sorted(scores, key=scores.get, reverse=True)[:limit]
+            top = ranked(scores)[:limit]
             hits = _hits(chunk_store.load_hits(conn, top, query), top, scores, semantic, keyword)
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
         counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}

@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import Future
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -91,7 +91,7 @@ class Embedder:
         if cached is not None:
             self._query_cache.move_to_end(text)
             return cached
-        vector = self.embed_texts([text])[0]
+        vector: np.ndarray = self.embed_texts([text])[0]
         self._query_cache[text] = vector
         if len(self._query_cache) > 256:
             self._query_cache.popitem(last=False)
@@ -146,8 +146,42 @@ class DeferredEmbedder:
     def ready(self) -> bool:
         return self._loading.done() and self._loading.exception() is None
 
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self._loading.result(), attr)
+    def loaded(self) -> Embedder:
+        """The real Embedder, waiting for it (the load's error is raised here)."""
+        return self._loading.result()
+
+    @property
+    def dim(self) -> int:
+        return self.loaded().dim
+
+    @property
+    def batch_size(self) -> int:
+        return self.loaded().batch_size
+
+    def embed_texts(self, texts: list[str], *, background: bool = False) -> np.ndarray:
+        return self.loaded().embed_texts(texts, background=background)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.loaded().embed_query(text)
+
+
+class TextEmbedder(Protocol):
+    """What the services need of an embedding model: an :class:`Embedder`, or a :class:`DeferredEmbedder`."""
+
+    name: str
+
+    @property
+    def ready(self) -> bool: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def batch_size(self) -> int: ...
+
+    def embed_texts(self, texts: list[str], *, background: bool = False) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
 
 
 def embedder_name(settings: Settings) -> str:
@@ -178,8 +212,9 @@ def create_embedder(settings: Settings) -> Embedder:
 
 @lru_cache(maxsize=4)
 def _cached_embedder(provider: str, model: str, batch_size: int, base_url: str, api_key: str) -> Embedder:
-    settings = Settings(embedding_provider=provider, embedding_model=model, embed_batch_size=batch_size,
-                        openai_base_url=base_url or None, openai_api_key=api_key or None)
+    settings = Settings.model_validate({"embedding_provider": provider, "embedding_model": model,
+                                        "embed_batch_size": batch_size, "openai_base_url": base_url or None,
+                                        "openai_api_key": api_key or None})
     if settings.embedding_provider == "local":
         if settings.embedding_model != "all-MiniLM-L6-v2":
             raise ConfigError(

@@ -140,6 +140,7 @@ def create_graph_store(settings: Settings) -> GraphStore:
         # Untested against a live server: none can be installed where this was built.
         from llama_index.graph_stores.neo4j import Neo4jPropertyGraphStore
 
+        backend: _Cypher
         try:
             backend = Neo4jPropertyGraphStore(
                 username=settings.neo4j_user,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
 
 from services.errors import ConfigError, WorkbenchError
 from services.redaction import scrub, secret_values
@@ -67,8 +70,8 @@ class LLMClient:
         from openai import OpenAIError
 
         try:
-            stream = self._client.chat.completions.create(model=self.model, temperature=0.1, messages=messages,
-                                                          stream=True)
+            stream = self._client.chat.completions.create(
+                model=self.model, temperature=0.1, messages=cast("list[ChatCompletionMessageParam]", messages), stream=True)
             for chunk in stream:
                 if chunk.choices and chunk.choices[0].delta.content:
                     yield chunk.choices[0].delta.content

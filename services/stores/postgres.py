@@ -47,7 +47,7 @@ def start_embedded_postgres(data_dir: Path) -> str:
     pgdata = data_dir / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
     try:
-        server = pgserver.get_server(pgdata, cleanup_mode=None)
+        server = pgserver.get_server(pgdata, cleanup_mode=None)  # type: ignore[attr-defined]  # not in __all__
         uri = server.get_uri()
     except Exception as exc:  # pgserver raises assorted errors (subprocess, assert)
         raise StoreUnavailable(
@@ -65,7 +65,7 @@ def stop_embedded_postgres(data_dir: Path) -> bool:
     """Stop the embedded server in ``data_dir/pg`` if it runs (fast shutdown); True if one was stopped."""
     import os
 
-    from pgserver._commands import pg_ctl  # the wheel's own pg_ctl wrapper (avoids a pipe hang)
+    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # the wheel's own pg_ctl wrapper (avoids a pipe hang)
 
     pgdata = data_dir / "pg"
     if not (pgdata / "postmaster.pid").exists():

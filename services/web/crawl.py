@@ -28,8 +28,9 @@ import sqlalchemy as sa
 from services.collections import Collection
 from services.errors import UnsupportedInput, ValidationFailed
 from services.ingest.parsing import ParsedText, decode_text, html_to_text, parse_bytes
-from services.ingest.pipeline import IngestionService, Mode
+from services.ingest.pipeline import IngestionService
 from services.ingest.sources import SourceItem
+from services.ingest.stages import Mode, parse_mode
 from services.jobs import JobReporter, outcome_status, request_key
 from services.web.crawl_state import RESUMABLE, CrawlState, Frontier
 from services.web.fetch import Fetcher, FetchResult
@@ -160,7 +161,7 @@ class CrawlService:
                                    "can be resumed (start it again instead).")
         coll = self.ingestion.collections.get(info.collection_id)
         known = set(CrawlRequest.__dataclass_fields__) - {"collection", "url", "mode"}
-        request = CrawlRequest(coll.name, info.root_url, mode=info.mode,  # type: ignore[arg-type]
+        request = CrawlRequest(coll.name, info.root_url, mode=parse_mode(info.mode),
                                **{k: v for k, v in info.params.items() if k in known})
         key = request_key("crawl", coll.id, root=info.root_url, mode=request.mode, **request.params())
         job_id = self.ingestion.jobs.start(kind="ingest:url", key=key, collection_id=coll.id,

@@ -188,7 +188,7 @@ class Fetcher:
         with self.client.stream("GET", url, **kwargs) as resp:
             ctype = resp.headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if resp.is_redirect:
-                return resp.headers.get("location", "")
+                return str(resp.headers.get("location", ""))
             if resp.status_code >= 400:
                 return FetchResult(first, url, resp.status_code, ctype, reason=f"HTTP {resp.status_code}.")
             if types and ctype not in types and not _by_suffix(url, ctype):
