@@ -31,6 +31,7 @@ def test_deep_link_is_gated_then_opens_after_the_password(gated_url, page, tmp_p
     password.wait_for(timeout=90_000)
     assert page.get_by_role("heading", name="Graph").count() == 0
     assert page.get_by_test_id("stSidebarNav").count() == 0  # no page list before the login
+    assert page.get_by_test_id("stPageLink").count() == 0
 
     password.fill("not the password")
     page.get_by_role("button", name="Log in").click()
