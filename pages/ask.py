@@ -3,8 +3,8 @@
 import dataclasses
 
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.chat_view import show_answer
 from components.feedback import user_errors
 from components.resources import get_services

@@ -4,8 +4,8 @@ import json
 
 import pandas as pd
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.feedback import parse_json_object, user_errors
 from components.markdown_text import md_escape
 from components.resources import get_services

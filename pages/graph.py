@@ -3,8 +3,8 @@
 import datetime as dt
 
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.feedback import user_errors
 from components.graph_overview import graph_overview
 from components.graph_view import facts_frame, show_canvas, show_fact_sources

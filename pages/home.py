@@ -1,8 +1,8 @@
 """Home: store health, counts and recent ingestion jobs."""
 
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.jobs_view import jobs_table
 from components.resources import get_services
 

@@ -1,8 +1,8 @@
 """Ingest: paste text, upload files, read a server-side directory or a website, as a background job with live progress."""
 
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.feedback import parse_json_object, user_errors
 from components.jobs_view import jobs_table, show_job
 from components.markdown_text import md_escape

@@ -1,8 +1,8 @@
 """Memory: short facts about the user; list, add, edit, delete, and their similarity to a test query."""
 
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.feedback import user_errors
 from components.resources import get_services
 

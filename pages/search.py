@@ -1,8 +1,8 @@
 """Search: semantic, keyword or hybrid, with scope, threshold, limit and metadata filters."""
 
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.feedback import parse_json_object, user_errors
 from components.resources import get_services
 from components.search_results import show_response

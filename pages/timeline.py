@@ -5,8 +5,8 @@ import datetime as dt
 import pandas as pd
 import plotly.express as px
 import streamlit as st
-from components.app_shell import serve
 
+from components.app_shell import serve
 from components.feedback import user_errors
 from components.graph_view import facts_frame
 from components.pickers import pick_collection, require_graph
