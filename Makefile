@@ -31,7 +31,7 @@ browser-deps:
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
 
 test: install browser-deps
-	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff check --no-cache .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
@@ -81,5 +81,5 @@ backup: install
 	$(VENV)/bin/rag backup "$(COLLECTION)" $(if $(OUT),-o "$(OUT)")
 
 lint: install
-	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff check --no-cache .
 	$(VENV)/bin/mypy

@@ -20,6 +20,7 @@ from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
 from services.retrieval.ask import AskService
 from services.retrieval.conversations import ConversationService
+from services.retrieval.graph_walk import GraphWalk
 from services.retrieval.memory import MemoryService
 from services.retrieval.retriever import GraphAwareRetriever
 from services.retrieval.search import SearchService
@@ -122,10 +123,11 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
     diagrams = DiagramService(engine=engine, graph=graph)
     conversations = ConversationService(engine=engine)
     memory = MemoryService(engine=engine, embedder=embedder)
-    retriever = GraphAwareRetriever(engine=engine, search=search, graph=graph, collections=collections,
+    walk = GraphWalk(engine=engine) if graph is not None else None
+    retriever = GraphAwareRetriever(search=search, collections=collections, graph=graph, walk=walk,
+                                    llm=create_llm(settings), rrf_k=settings.rrf_k,
                                     weights={"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
-                                             "graph": settings.graph_weight}, rrf_k=settings.rrf_k,
-                                    spacy_model=settings.spacy_model)
+                                             "graph": settings.graph_weight})
     ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                      embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
     backup = BackupService(settings=settings, engine=engine, embedder=embedder, collections=collections, graph=graph)

@@ -69,13 +69,17 @@ def request_key(kind: str, collection_id: int, **parts: Any) -> str:
 
 @dataclass
 class JobReporter:
-    """Accumulates a running job's progress and writes it back at most every HEARTBEAT_EVERY s."""
+    """Accumulates a running job's progress and writes it back at most every HEARTBEAT_EVERY s.
+
+    Each write carries the counters and only the items added or changed since the last write.
+    """
 
     jobs: JobService
     job_id: int
     progress: dict[str, Any] = field(default_factory=dict)
     items: list[dict[str, Any]] = field(default_factory=list)
     _last: float = 0.0
+    _dirty: set[int] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def update(self, **counters: Any) -> None:
@@ -94,6 +98,7 @@ class JobReporter:
         with self._lock:
             self.items.append(entry)
             index = len(self.items) - 1
+            self._dirty.add(index)
         self.flush(force=False)
         return index
 
@@ -101,6 +106,7 @@ class JobReporter:
         """Change an item's live entry: its stage while it runs, then its outcome."""
         with self._lock:
             self.items[index].update(fields)
+            self._dirty.add(index)
         self.flush(force=False)
 
     def flush(self, *, force: bool = True) -> None:
@@ -109,8 +115,10 @@ class JobReporter:
             return
         self._last = now
         with self._lock:
-            progress, items = dict(self.progress), list(self.items)
-        self.jobs.write_progress(self.job_id, progress, items)
+            progress = dict(self.progress)
+            changed = {i: dict(self.items[i]) for i in sorted(self._dirty)}
+            self._dirty.clear()
+        self.jobs.write_progress(self.job_id, progress, changed)
 
     def cancelled(self) -> bool:
         return self.jobs.cancel_requested(self.job_id)
@@ -142,15 +150,19 @@ class JobService:
                 f"The same {what} is already in progress; wait for it to finish (see recent jobs)."
             ) from None
 
-    def write_progress(self, job_id: int, progress: dict[str, Any], items: list[dict[str, Any]]) -> None:
+    def write_progress(self, job_id: int, progress: dict[str, Any], items: dict[int, dict[str, Any]]) -> None:
+        """Record the job's counters, and the items (by index) that were added or changed."""
         with self.engine.begin() as conn:
             conn.execute(
-                sa.text(
-                    "UPDATE jobs SET progress = CAST(:p AS jsonb), items = CAST(:i AS jsonb), "
-                    "heartbeat_at = now() WHERE id = :id"
-                ),
-                {"p": json.dumps(progress, default=str), "i": json.dumps(items, default=str), "id": job_id},
+                sa.text("UPDATE jobs SET progress = CAST(:p AS jsonb), heartbeat_at = now() WHERE id = :id"),
+                {"p": json.dumps(progress, default=str), "id": job_id},
             )
+            if items:
+                conn.execute(sa.text(
+                    "INSERT INTO job_items (job_id, idx, entry) SELECT :id, i, CAST(e AS jsonb) "
+                    "FROM unnest(CAST(:idx AS int[]), CAST(:entries AS text[])) AS x(i, e) "
+                    "ON CONFLICT (job_id, idx) DO UPDATE SET entry = excluded.entry"),
+                    {"id": job_id, "idx": list(items), "entries": [json.dumps(e, default=str) for e in items.values()]})
 
     def finish(self, job_id: int, *, status: str, error: str | None = None) -> None:
         with self.engine.begin() as conn:
@@ -170,13 +182,20 @@ class JobService:
             )
 
     def get(self, job_id: int) -> Job:
+        """A job with its items (each file or page, in order)."""
         with self.engine.connect() as conn:
             row = conn.execute(sa.text("SELECT * FROM jobs WHERE id = :id"), {"id": job_id}).first()
-        if row is None:
-            raise NotFound(f"No job {job_id}.")
-        return _job(row)
+            if row is None:
+                raise NotFound(f"No job {job_id}.")
+            items = [r.entry for r in conn.execute(sa.text(
+                "SELECT entry FROM job_items WHERE job_id = :id ORDER BY idx"), {"id": job_id})]
+        job = _job(row)
+        if items:  # jobs recorded before migration 009 keep theirs in jobs.items
+            job.items = items
+        return job
 
     def recent(self, limit: int = 10) -> list[Job]:
+        """The latest jobs, newest first, without their items (see :meth:`get`)."""
         self.reap_stale()
         with self.engine.connect() as conn:
             rows = conn.execute(sa.text("SELECT * FROM jobs ORDER BY started_at DESC LIMIT :n"), {"n": limit})

@@ -19,6 +19,7 @@ from pydantic import PrivateAttr
 
 from services.errors import ConfigError
 from services.graph.entities import display_name, entity_key
+from services.graph.mentions import MENTIONS_KEY, Mention
 from services.graph.temporal import date_from_text, normalise_relation
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
@@ -97,6 +98,17 @@ def sentence_relations(sent: Any, doc: Any) -> list[tuple[Any, str, Any]]:
     return [(s, normalise_relation(rel), o) for s, rel, o in triples]
 
 
+def _mentions(doc: Any, base: int) -> list[Mention]:
+    """Every named entity and noun-phrase concept the parsed text names, at its offset (for the walk graph)."""
+    found = [Mention(entity_key(e.text), display_name(e.text), e.label_, base + e.start_char)
+             for e in doc.ents if e.label_ in NAMED]
+    for chunk in doc.noun_chunks:
+        named = _mention(chunk.root, doc)
+        if named and not chunk.root.ent_type_:  # named entities are counted above
+            found.append(Mention(entity_key(named[0]), named[0], named[1], base + chunk.start_char))
+    return [m for m in found if m.key]
+
+
 class SpacyTemporalExtractor(TransformComponent):
     """Offline extractor: entities, concepts, SVO relations and sentence dates via spaCy."""
 
@@ -136,6 +148,7 @@ class SpacyTemporalExtractor(TransformComponent):
                     ))
             node.metadata[KG_NODES_KEY] = list(entities.values())
             node.metadata[KG_RELATIONS_KEY] = relations
+            node.metadata[MENTIONS_KEY] = _mentions(doc, base)
         return nodes
 
     @staticmethod

@@ -72,6 +72,12 @@ MATCH (a:Entity)-[r:FACT {document_id: $document_id}]->(b:Entity)
 RETURN collect(DISTINCT a.key) + collect(DISTINCT b.key) AS keys, min(r.collection_id) AS collection_id
 """
 
+DOCUMENT_FACT_LINKS = """
+MATCH (a:Entity)-[r:FACT {document_id: $document_id}]->(b:Entity)
+RETURN a.key AS source, b.key AS target, r.chunk_id AS chunk_id, a.name AS source_name, a.type AS source_type,
+       b.name AS target_name, b.type AS target_type
+"""
+
 DELETE_DOCUMENT_FACTS = "MATCH ()-[r:FACT {document_id: $document_id}]->() DELETE r"
 
 DELETE_ORPHANS = """

@@ -25,9 +25,10 @@ from sqlalchemy.engine import Engine
 from services.errors import NotFound, StoreUnavailable, ValidationFailed
 from services.graph import queries as q
 from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.mentions import document_graph
 from services.graph.model import Entity, Fact, GraphIndexResult, Subgraph
 from services.graph.temporal import SINGLE_VALUED, ChainFact, resolve_chain, valid_from_for
-from services.stores import chunk_store
+from services.stores import chunk_store, walk_store
 from services.stores.graph_store import GraphStore
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ class GraphService:
     def _index(self, document_id: int) -> GraphIndexResult:
         with self.engine.connect() as conn:
             doc = conn.execute(
-                sa.text("SELECT d.id, d.content, d.metadata, d.created_at, "
+                sa.text("SELECT d.id, d.title, d.content, d.metadata, d.created_at, "
                         "(SELECT min(collection_id) FROM collection_documents WHERE document_id = d.id) AS cid "
                         "FROM documents d WHERE d.id = :id"), {"id": document_id},
             ).first()
@@ -127,9 +128,47 @@ class GraphService:
         self._batched(q.MERGE_ENTITIES, rows)
         self._batched(q.CREATE_FACTS, list(facts.values()))
         self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
+        walk_graph = document_graph(collection_id=doc.cid, document_id=document_id, title=doc.title,
+                                    metadata=doc.metadata, nodes=nodes, chunks=chunks,
+                                    facts=[(f["source"], f["target"], f["chunk_id"]) for f in facts.values()])
+        with self.engine.begin() as conn:
+            walk_store.write_document(conn, walk_graph)
         return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts),
                                 extract_seconds=extracted - started,
                                 write_seconds=time.perf_counter() - extracted + started - removing)
+
+    def derive_walk_graph(self, document_id: int) -> bool:
+        """Give a document indexed before migration 008 its part of the walk graph, from what the graph store holds.
+
+        No extraction runs: the entities of its facts are found by name in its chunks, its title is an entity of
+        every chunk, and its facts link their entities. (A rebuild adds the concepts that are in no fact.)
+        Returns False when the document has gone.
+        """
+        from llama_index.core.graph_stores.types import EntityNode
+
+        with self.engine.connect() as conn:
+            doc = conn.execute(sa.text(
+                "SELECT d.id, d.title, d.content, d.metadata, "
+                "(SELECT min(collection_id) FROM collection_documents WHERE document_id = d.id) AS cid "
+                "FROM documents d WHERE d.id = :id"), {"id": document_id}).first()
+            if doc is None or doc.cid is None:
+                return False
+            chunks = chunk_store.chunk_starts(conn, document_id)
+        rows = self.store.query(q.DOCUMENT_FACT_LINKS, {"document_id": document_id})
+        entities: dict[str, EntityNode] = {}
+        for r in rows:
+            for side in ("source", "target"):
+                entities.setdefault(r[side], EntityNode(name=r[f"{side}_name"] or r[side], label=r[f"{side}_type"] or "",
+                                                        properties={"key": r[side]}))
+        node = TextNode(text=doc.content, start_char_idx=0)
+        node.metadata[KG_NODES_KEY] = list(entities.values())
+        walk_graph = document_graph(collection_id=doc.cid, document_id=document_id, title=doc.title,
+                                    metadata=doc.metadata, nodes=[node], chunks=chunks,
+                                    facts=[(r["source"], r["target"], r["chunk_id"]) for r in rows])
+        with self.engine.begin() as conn:
+            walk_store.remove_document(conn, document_id)
+            walk_store.write_document(conn, walk_graph)
+        return True
 
     def _write_diagrams(self, document_id: int, collection_id: int) -> None:
         """Store the document's flowcharts as subgraphs tagged with their diagram_id."""
@@ -184,7 +223,10 @@ class GraphService:
             self._batched(q.SET_VALIDITY, updates)
 
     def remove_document(self, document_id: int) -> None:
-        """Delete a document's facts, then entities left with no facts, then re-resolve validity."""
+        """Delete a document's facts, then entities left with no facts, then re-resolve validity; and its part of
+        the walk graph in PostgreSQL."""
+        with self.engine.begin() as conn:
+            walk_store.remove_document(conn, document_id)
         slots = {(r["relation"], r["source"], r["target"], r["collection_id"], r.get("exclusive"))
                  for r in self.store.query(q.DOCUMENT_FACT_SLOTS, {"document_id": document_id})}
         touched = self.store.query(q.DOCUMENT_ENTITY_KEYS, {"document_id": document_id})

@@ -80,8 +80,8 @@ class AskService:
         diagnostics: dict[str, Any] = {}
         started = time.perf_counter()
         query, carried = self._resolve_follow_up(question, history, diagnostics)
-        retrieval = self.retriever.retrieve(query, collections, limit=self.settings.ask_context_chunks,
-                                            threshold=self.settings.search_threshold, extra_entities=carried)
+        retrieval = self.retriever.gather(query, collections, limit=self.settings.ask_context_chunks,
+                                          threshold=self.settings.search_threshold, extra_entities=carried)
         diagnostics.update(counts=retrieval.counts, timings_ms=retrieval.timings_ms,
                            best_similarity=retrieval.best_similarity, graph_entities=retrieval.entities)
         relevant = (retrieval.best_similarity is not None and retrieval.best_similarity >= self.settings.search_threshold) \

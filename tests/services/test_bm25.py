@@ -1,0 +1,197 @@
+"""Keyword search ranks by Okapi BM25 inside PostgreSQL, on statistics that follow every write."""
+
+from __future__ import annotations
+
+import math
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from services.ingest.requests import text_request
+from services.stores import chunk_store
+from services.stores.chunk_store import BM25, ChunkScope, parse_keyword_query
+
+FOX = "The quick brown fox jumps over the lazy dog near the river bank."
+
+
+def _ingest(services, name: str, title: str, text: str, mode: str = "ingest") -> int:
+    result = services.ingestion.run(text_request(name, title=title, text=text, mode=mode))
+    assert result.status == "done", result.items
+    return int(result.items[0]["document_id"])
+
+
+@pytest.fixture
+def corpus(services, collection):
+    texts = {
+        "Foxes": FOX + " Foxes hunt at dusk; a fox is quick.",
+        "Dogs": "A lazy dog sleeps all day. The dog dreams of the river.",
+        "Rivers": "The river bank floods in spring. Rivers carry silt to the sea.",
+        "Aschenbrödel": "Aschenbrödel is the German name of the fairy-tale heroine Cinderella.",
+        "Harbours": "Pilot boats meet tankers at the outer buoy of the harbour.",
+    }
+    ids = {title: _ingest(services, collection, title, text) for title, text in texts.items()}
+    return collection, ids
+
+
+def _by_hand(services, collection: str, query: str, bm25: BM25 = BM25()) -> dict[int, float]:
+    """BM25F computed in Python from each chunk's stored tsvector: the definition, not the SQL."""
+    cid = services.collections.get(collection).id
+    with services.engine.connect() as conn:
+        rows = conn.execute(sa.text(
+            "SELECT c.id, u.lexeme, u.weights FROM chunks c JOIN collection_documents cd ON cd.document_id = c.document_id, "
+            "unnest(c.tsv) u WHERE cd.collection_id = :c"), {"c": cid}).all()
+        terms = set(conn.execute(sa.text("SELECT tsvector_to_array(to_tsvector('english', rag_fold(:q)))"),
+                                 {"q": query}).scalar_one())
+    weight = {"A": bm25.title, "B": bm25.heading, "D": 1.0}
+    tf: dict[int, dict[str, float]] = {}
+    for chunk_id, lexeme, weights in rows:
+        tf.setdefault(chunk_id, {})[lexeme] = sum(weight[w] for w in weights)
+    n = len(tf)
+    avgdl = sum(sum(v.values()) for v in tf.values()) / n
+    scores = {}
+    for chunk_id, freqs in tf.items():
+        dl = sum(freqs.values())
+        score = 0.0
+        for term in terms & set(freqs):
+            df = sum(1 for f in tf.values() if term in f)
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            f = freqs[term]
+            score += idf * f * (bm25.k1 + 1) / (f + bm25.k1 * (1 - bm25.b + bm25.b * dl / avgdl))
+        if score > 0:
+            scores[chunk_id] = score
+    return scores
+
+
+def _keyword(services, collection: str, query: str, depth: int = 50) -> dict[int, float]:
+    scope = ChunkScope([services.collections.get(collection).id])
+    with services.engine.connect() as conn:
+        return chunk_store.keyword(conn, query, scope, depth=depth)
+
+
+@pytest.mark.parametrize("query", ["quick fox", "lazy dog river", "river bank floods", "harbour buoy tankers"])
+def test_scores_are_okapi_bm25_of_title_and_text(services, corpus, query):
+    collection, _ = corpus
+    got, want = _keyword(services, collection, query), _by_hand(services, collection, query)
+    assert set(got) == set(want) and want
+    for chunk_id, score in want.items():
+        assert got[chunk_id] == pytest.approx(score, rel=1e-6)
+
+
+def _recomputed(services, cid: int) -> tuple[dict[str, int], tuple[int, float, float, float]]:
+    with services.engine.connect() as conn:
+        df = {r.lexeme: int(r.df) for r in conn.execute(sa.text(
+            "SELECT u.lexeme, count(*) AS df FROM chunks c JOIN collection_documents cd ON cd.document_id = c.document_id, "
+            "unnest(c.tsv) u WHERE cd.collection_id = :c GROUP BY u.lexeme"), {"c": cid})}
+        totals = conn.execute(sa.text(
+            "SELECT count(DISTINCT c.id), "
+            "coalesce(sum((SELECT count(*) FROM unnest(c.tsv) u, unnest(u.weights) w WHERE w = 'A')), 0), "
+            "coalesce(sum((SELECT count(*) FROM unnest(c.tsv) u, unnest(u.weights) w WHERE w = 'B')), 0), "
+            "coalesce(sum((SELECT count(*) FROM unnest(c.tsv) u, unnest(u.weights) w WHERE w = 'D')), 0) "
+            "FROM chunks c JOIN collection_documents cd ON cd.document_id = c.document_id WHERE cd.collection_id = :c "
+            "AND c.tsv <> ''::tsvector"), {"c": cid}).one()
+    return df, (int(totals[0]), float(totals[1]), float(totals[2]), float(totals[3]))
+
+
+def _maintained(services, cid: int) -> tuple[dict[str, int], tuple[int, float, float, float]]:
+    with services.engine.connect() as conn:
+        df = {r.lexeme: int(r.df) for r in conn.execute(sa.text(
+            "SELECT lexeme, df FROM term_stats WHERE collection_id = :c"), {"c": cid})}
+        row = conn.execute(sa.text("SELECT chunks, len_title, len_heading, len_text FROM bm25_totals "
+                                   "WHERE collection_id = :c"), {"c": cid}).first()
+    return df, (int(row[0]), float(row[1]), float(row[2]), float(row[3])) if row else (0, 0.0, 0.0, 0.0)
+
+
+def test_statistics_follow_ingest_reingest_link_unlink_and_delete(services, corpus):
+    collection, ids = corpus
+    other = f"test-{uuid.uuid4().hex[:10]}"
+    services.collections.create(name=other, description="Second collection.")
+    try:
+        cids = [services.collections.get(n).id for n in (collection, other)]
+
+        def consistent() -> None:
+            for cid in cids:
+                assert _maintained(services, cid) == _recomputed(services, cid)
+
+        consistent()
+        services.collections.link(ids["Foxes"], other)
+        consistent()
+        _ingest(services, collection, "Foxes", "# Den\n\nA completely different text about badgers.", mode="reingest")
+        consistent()
+        _ingest(services, collection, "Notes", "\n\n".join(f"Paragraph {i} about lighthouses." for i in range(400)))
+        consistent()
+        with services.engine.begin() as conn:  # unlink
+            conn.execute(sa.text("DELETE FROM collection_documents WHERE collection_id = :c AND document_id = :d"),
+                         {"c": cids[1], "d": ids["Foxes"]})
+        consistent()
+        services.documents.delete(ids["Dogs"])
+        consistent()
+        assert _keyword(services, collection, "badgers") and not _keyword(services, collection, "quick jumps")  # old text gone
+    finally:
+        services.collections.delete(other)
+    with services.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM term_stats WHERE collection_id = :c"),
+                            {"c": cids[1]}).scalar_one() == 0
+
+
+def test_websearch_syntax_phrases_exclusions_and_or(services, corpus):
+    collection, ids = corpus
+    hits = lambda q: {h.title for h in services.search.search(q, collections=[collection], mode="keyword").hits}  # noqa: E731
+    assert hits("river") == {"Foxes", "Dogs", "Rivers"}
+    assert hits('"river bank"') == {"Foxes", "Rivers"}  # the phrase must occur
+    assert hits("river -dog") == {"Rivers"}  # Foxes and Dogs mention a dog
+    assert hits("buoy or cinderella") == {"Harbours", "Aschenbrödel"}
+    parsed = parse_keyword_query('tide "outer buoy" -storm -"heavy rain" or sea')
+    assert parsed.phrases == ("outer buoy",) and set(parsed.excluded) == {"storm", "heavy rain"}
+    assert "storm" not in parsed.words and "rain" not in parsed.words and "outer buoy" in parsed.words
+
+
+def test_accents_fold_on_both_sides_and_titles_are_searched(services, corpus):
+    collection, _ = corpus
+    titles = lambda q: [h.title for h in services.search.search(q, collections=[collection], mode="keyword").hits]  # noqa: E731
+    assert titles("Aschenbrodel") == ["Aschenbrödel"]
+    assert titles("aschenbrödel") == ["Aschenbrödel"]
+    assert titles("harbours") == ["Harbours"]  # in the title (and the text's "harbour")
+
+
+def test_incidental_words_do_not_take_over_a_long_question(services, collection):
+    """Common words ("in charge", "citizens") weigh little against the question's rare ones."""
+    for i in range(40):
+        _ingest(services, collection, f"Council {i}", f"The citizens put the council in charge of roads, year {i}.")
+    _ingest(services, collection, "Zorbex", "Zorbex was founded by Ivana Petrova, who grows tomatoes.")
+    top = services.search.search("Which citizens were in charge when Ivana Petrova founded Zorbex?",
+                                 collections=[collection], mode="keyword", limit=3).hits
+    assert top[0].title == "Zorbex"
+
+
+def test_rankings_do_not_move_when_statistics_are_analysed(services, corpus):
+    collection, _ = corpus
+    question = "Which quick animal hunts near the river bank at dusk?"
+    before = [(h.chunk_id, round(h.score, 9)) for h in services.search.search(
+        question, collections=[collection], mode="keyword").hits]
+    with services.engine.begin() as conn:
+        conn.execute(sa.text("ANALYZE chunks"))
+        conn.execute(sa.text("ANALYZE chunk_terms"))
+    after = [(h.chunk_id, round(h.score, 9)) for h in services.search.search(
+        question, collections=[collection], mode="keyword").hits]
+    assert before == after and before
+
+
+def test_chunks_written_before_bm25_are_derived_in_batches(services, corpus):
+    """Chunks stored before the BM25 migration have no tsv: unfindable by keyword until derived."""
+    collection, ids = corpus
+    cid = services.collections.get(collection).id
+    with services.engine.begin() as conn:  # what migration 007 leaves for chunks it found
+        conn.execute(sa.text("DELETE FROM chunk_terms WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = :d)"),
+                     {"d": ids["Harbours"]})
+        conn.execute(sa.text("ALTER TABLE chunks DISABLE TRIGGER chunks_postings_update"))
+        conn.execute(sa.text("UPDATE chunks SET tsv = NULL WHERE document_id = :d"), {"d": ids["Harbours"]})
+        conn.execute(sa.text("ALTER TABLE chunks ENABLE TRIGGER chunks_postings_update"))
+    assert not _keyword(services, collection, "tankers buoy")
+    with services.engine.begin() as conn:
+        assert chunk_store.missing_count(conn) >= 1
+        while chunk_store.derive_missing(conn, batch=1):
+            pass
+        assert chunk_store.missing_count(conn) == 0
+    assert _keyword(services, collection, "tankers buoy")
+    assert _maintained(services, cid) == _recomputed(services, cid)
