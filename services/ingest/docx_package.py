@@ -62,7 +62,7 @@ class DocxPackage:
         return next((r.target for r in self.relationships if r.id == rel_id), None)
 
     @contextmanager
-    def stream(self, part: str) -> Iterator[IO[bytes]]:
+    def stream(self, part: str) -> Iterator[_Capped]:
         """The part's bytes as a stream capped at the memory budget; raises :class:`PartUnreadable`."""
         try:
             with self.zip.open(part) as raw:

@@ -169,7 +169,8 @@ class _Reader:
         out += boxes
 
     def table(self, tbl: etree._Element, out: list[Block]) -> None:
-        rows, hoisted = [], []
+        rows: list[list[str]] = []
+        hoisted: list[Block] = []
         for tr in _children(tbl, W + "tr"):
             self.budget.check(self.name)
             props = tr.find(W + "trPr")

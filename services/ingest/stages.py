@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from services.collections import Collection
 from services.documents import Chunk, DocumentService, NewDocument, content_hash, write_document
 from services.errors import UnsupportedInput, ValidationFailed, WorkbenchError
+from services.ingest.budget import ParseCancelled, parse_budget
 from services.ingest.chunking import chunk_text
 from services.ingest.parsing import ParsedText
 from services.ingest.sources import SourceItem
@@ -135,18 +136,27 @@ class DocumentStages:
         _lap(reporter, "embed", clock)
         diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
         notes = [n for n in self._read_pictures(diagrams) if n]
+        warnings = parsed.extra.get("warnings")
+        notes += [f"Read without a damaged part: {w}." for w in warnings] if isinstance(warnings, list) else []
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
                           plan.replace_id, graph_status="pending" if self.graph is not None else "disabled",
                           chunk_metadata=chunk_meta, diagrams=diagrams)
         return Prepared(item, slot, doc, "replaced" if plan.replace_id else "ingested", "; ".join(notes))
 
     def parse(self, item: SourceItem, slot: int, reporter: JobReporter) -> ParsedText:
-        """The item's text; an unreadable, empty or refused file fails with the reader's reason."""
+        """The item's text; an unreadable, empty or refused file fails with the reader's reason.
+
+        The reason leaves out the file's name (the item's title already names it). The
+        reader polls the job's Cancel and keeps to the parse_seconds budget.
+        """
         reporter.update_item(slot, status="parsing")
         try:
-            return item.load()
+            with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled):
+                return item.load()
         except UnsupportedInput as exc:
-            raise Stop(Outcome("failed", str(exc))) from None
+            raise Stop(Outcome("failed", exc.reason)) from None
+        except ParseCancelled:
+            raise Stop(Outcome("cancelled", "The job was cancelled while this file was being read.")) from None
 
     def validate(self, item: SourceItem, coll: Collection, parsed: ParsedText) -> dict[str, Any]:
         """The item's metadata checked (and typed) against the collection's schema."""

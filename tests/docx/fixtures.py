@@ -76,7 +76,8 @@ def _edit(data: bytes, *, raw: dict[str, str] | None = None, document: tuple[str
             if info.filename == "word/document.xml":
                 text = body.decode()
                 for marker, xml in (raw or {}).items():
-                    text, n = re.subn(rf"<w:p>(?:(?!</w:p>).)*@@{marker}@@(?:(?!</w:p>).)*</w:p>", lambda _: xml, text)
+                    pattern = rf"<w:p>(?:(?!</w:p>).)*@@{marker}@@(?:(?!</w:p>).)*</w:p>"
+                    text, n = re.subn(pattern, xml.replace("\\", "\\\\"), text)
                     assert n == 1, marker
                 if document:
                     assert document[0] in text
@@ -202,7 +203,7 @@ def ruby_math_hidden() -> Case:
               f'<w:rt>{_r("かんじ")}</w:rt><w:rubyBase>{_r("漢字")}</w:rubyBase></w:ruby></w:r>'
               '<w:r><w:ruby><w:rubyPr/>'
               f'<w:rt>{_r("pronounced kestrel")}</w:rt><w:rubyBase>{_r("written lapwing")}</w:rubyBase></w:ruby></w:r>')
-    math = _p(_r("Energy relation ") + f'<m:oMath><m:r><m:t>massterm</m:t></m:r><m:r><m:t>=lightspeed</m:t></m:r>'
+    math = _p(_r("Energy relation ") + '<m:oMath><m:r><m:t>massterm</m:t></m:r><m:r><m:t>=lightspeed</m:t></m:r>'
               "</m:oMath>")
     hidden = _p(_r("Visible remark nightjar ") + _r("concealed remark oriole", "<w:vanish/>"))
     data = _edit(_save(_doc("RUBY", "MATH", "HIDDEN", intro="Glossary of terms")),
