@@ -31,11 +31,12 @@ MAIN_DEFAULT = "word/document.xml"
 
 
 class PartUnreadable(Exception):
-    """A part could not be read; ``reason`` says why in words."""
+    """A part could not be read; ``reason`` says why in words; ``damaged`` is False for a part over the budget."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, damaged: bool = True) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.damaged = damaged
 
 
 @dataclass
@@ -105,11 +106,14 @@ class _Capped(io.RawIOBase):
 
     def read(self, size: int | None = -1) -> bytes:
         want = MAX_PART_BYTES + 1 - self._seen if size is None or size < 0 else min(size, MAX_PART_BYTES + 1)
-        data = self._raw.read(want)
+        try:
+            data = self._raw.read(want)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:  # raised mid-stream, e.g. by the final checksum
+            raise PartUnreadable(_zip_problem(self._part, exc)) from None
         self._seen += len(data)
         if self._seen > MAX_PART_BYTES:
             raise PartUnreadable(f"{self._part} expands past {MAX_PART_BYTES // 1_048_576} MB, the reader's memory "
-                                 "budget for one part")
+                                 "budget for one part", damaged=False)
         return data
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]

@@ -105,6 +105,8 @@ class _Reader:
                 if not checked and events.root is not None:
                     self._refuse_dtd(events.root.getroottree().docinfo)
         except PartUnreadable as exc:
+            if not exc.damaged:
+                raise refuse(self.name, f"refused: {exc.reason}.") from None
             raise refuse(self.name, f"the file is damaged: {exc.reason}, and that part holds the document's text.") \
                 from None
         except etree.XMLSyntaxError as exc:

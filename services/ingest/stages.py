@@ -239,6 +239,10 @@ class DocumentStages:
         except Exception as exc:
             log.exception("writing %s failed", prepared.item.title)
             return Outcome("failed", f"Could not be stored: {exc.__class__.__name__}: {exc}")
+        if graph.pop("cancelled", False):
+            return Outcome("cancelled", "Stored and searchable, but the job was cancelled before its graph step "
+                                        "finished (no facts stored); ingest the file again to finish it.",
+                           doc_id, {"chunks": chunks, **graph})
         reason = "; ".join(r for r in (prepared.note, graph.pop("error", "")) if r)
         if doc is None and not reason:
             reason = "Already stored; its unfinished graph step was completed."
@@ -249,7 +253,9 @@ class DocumentStages:
         if self.graph is None:
             return {}
         reporter.update_item(slot, status="graph")
-        result = self.graph.index_document(doc_id)
+        result = self.graph.index_document(doc_id, cancelled=reporter.cancelled)
+        if result.status == "cancelled":
+            return {"graph": "failed", "cancelled": True}
         if result.status != "done":
             reporter.add(graph_failed=1)
             return {"graph": "failed", "error": f"Searchable, but the graph step failed: {result.error}"}
