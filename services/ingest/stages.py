@@ -150,6 +150,7 @@ class DocumentStages:
         reader polls the job's Cancel and keeps to the parse_seconds budget.
         """
         reporter.update_item(slot, status="parsing")
+        reporter.flush()  # a long read shows as such (the reader itself reports nothing until it ends)
         try:
             with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled):
                 return item.load()
@@ -253,6 +254,7 @@ class DocumentStages:
         if self.graph is None:
             return {}
         reporter.update_item(slot, status="graph")
+        reporter.flush()
         result = self.graph.index_document(doc_id, cancelled=reporter.cancelled)
         if result.status == "cancelled":
             return {"graph": "failed", "cancelled": True}
