@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Mode = Literal["ingest", "reingest"]
+# Chunks embedded between two looks at the job's Cancel: 16 local embeddings take about 0.6 s of CPU
+# (the model runs 4 texts per call whatever the step, so the step costs no speed).
+EMBED_CANCEL_STEP = 16
 
 
 def parse_mode(value: str) -> Mode:
@@ -194,7 +197,7 @@ class DocumentStages:
         reporter.update_item(slot, status="embedding", chunks_embedded=0)
         inputs = [embedding_input(item.title, c) for c in chunks]
         vectors, done = [], 0
-        step = self.embedder.batch_size
+        step = min(self.embedder.batch_size, EMBED_CANCEL_STEP)  # Cancel is checked between steps
         for start in range(0, len(inputs), step):
             if start and reporter.cancelled():
                 raise Stop(Outcome("cancelled", "The job was cancelled while this file was being embedded."))
