@@ -41,6 +41,7 @@ _IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "
 SECTIONS = (("header", "Headers", None), ("footer", "Footers", None), ("footnotes", "Footnotes", W + "footnote"),
             ("endnotes", "Endnotes", W + "endnote"), ("comments", "Comments", W + "comment"))
 _PPR, _PSTYLE, _NUMPR, _VAL = W + "pPr", W + "pStyle", W + "numPr", W + "val"
+_STRICT_DOCUMENT = "{http://purl.oclc.org/ooxml/wordprocessingml/main}document"
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 
 
@@ -104,6 +105,9 @@ class _Reader:
                         del parent[0]
                 if not checked and events.root is not None:
                     self._refuse_dtd(events.root.getroottree().docinfo)
+                    if events.root.tag == _STRICT_DOCUMENT:
+                        raise refuse(self.name, "this is a Strict Open XML document, which this reader cannot read; "
+                                                "save it in Word as a Word Document (.docx) and try again.")
         except PartUnreadable as exc:
             if not exc.damaged:
                 raise refuse(self.name, f"refused: {exc.reason}.") from None

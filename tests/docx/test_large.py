@@ -1,4 +1,4 @@
-"""A long report (20,000 paragraphs, 2,000 styles, tables) is read whole, and the reader's budgets refuse in words.
+"""A long report (20,000 paragraphs, 2,000 styles, tables) is read whole; budgets and unreadable variants refuse in words.
 
 The fixture is generated (tests/utils/docx_build.py), as Word writes such a file:
 rsid attributes, run properties and bookmarks make document.xml about 8 times
@@ -52,3 +52,14 @@ def test_a_part_over_the_memory_budget_is_refused_with_a_message_that_says_so(re
     with pytest.raises(UnsupportedInput) as info:
         parse_bytes(report, "report.docx", max_bytes=10**9)
     assert info.value.reason == "refused: word/document.xml expands past 2 MB, the reader's memory budget for one part."
+
+
+def test_a_strict_open_xml_document_is_refused_as_such_not_as_empty():
+    from tests.utils.docx_build import package
+
+    strict = ('<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://purl.oclc.org/ooxml/wordprocessingml/'
+              'main"><w:body><w:p><w:r><w:t>Strict words</w:t></w:r></w:p></w:body></w:document>')
+    with pytest.raises(UnsupportedInput) as info:
+        parse_bytes(package({"word/document.xml": strict}), "strict.docx", max_bytes=10**9)
+    assert info.value.reason == ("this is a Strict Open XML document, which this reader cannot read; save it in Word "
+                                 "as a Word Document (.docx) and try again.")
