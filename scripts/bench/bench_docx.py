@@ -184,11 +184,14 @@ def main(argv: list[str] | None = None) -> int:
         figures["job"] = _child("job", big, 1)
         print(f"job: peak {figures['job']['peak_rss_mb']:.0f} MB, cancel {figures['job']['cancel']}", flush=True)
     slowest = min(p["mb_per_s"] for p in figures["parse"].values())
+    slowest_cpu = min(p["mb_per_cpu_s"] for p in figures["parse"].values())
     job = figures.get("job", {})
     cancel = max((c["latency_s"] for c in job.get("cancel", [])), default=None)
     targets = [
         target("Word parse speed, slowest shape (document.xml MB per wall second, median)", slowest, MIN_MB_S, "MB/s",
                lower_is_better=False),
+        target("Word parse speed, slowest shape (document.xml MB per CPU second: the figure other work on the "
+               "machine leaves alone)", slowest_cpu, MIN_MB_S, "MB/s", lower_is_better=False),
         target("peak RSS of an ingest with graph of a 12 MB document.xml", job.get("peak_rss_mb"), MAX_RSS_MB, "MB"),
         target("Cancel of a big .docx job, slowest stage (parse or graph), press to job end", cancel, MAX_CANCEL_S, "s"),
     ]

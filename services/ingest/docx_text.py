@@ -21,6 +21,7 @@ once per style id, so reading costs the same for every paragraph.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from lxml import etree
 
@@ -53,10 +54,13 @@ def on(el: etree._Element | None) -> bool:
 class Styles:
     """Paragraph kinds and hidden character styles from styles.xml, each style resolved once."""
 
-    def __init__(self, root: etree._Element | None) -> None:
+    def __init__(self, root: etree._Element | None, check: Callable[[], None] | None = None) -> None:
+        """``check`` is called every 256 styles (the parse budget: a styles part can hold tens of thousands)."""
         self._styles: dict[str, tuple[str, str | None, int | None, bool]] = {}
         self.default_paragraph: str | None = None
-        for style in root.iterfind(W + "style") if root is not None else ():
+        for n, style in enumerate(root.iterfind(W + "style") if root is not None else ()):
+            if check is not None and n % 256 == 0:
+                check()
             sid = style.get(W + "styleId")
             if not sid:
                 continue
