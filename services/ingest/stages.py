@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from services.collections import Collection
-from services.documents import Chunk, DocumentService, NewDocument, content_hash, write_document
+from services.documents import Chunk, DocumentService, NewDocument, WriteCancelled, content_hash, write_document
 from services.errors import UnsupportedInput, ValidationFailed, WorkbenchError
 from services.ingest.budget import ParseCancelled, parse_budget
 from services.ingest.chunking import chunk_text
@@ -227,11 +227,13 @@ class DocumentStages:
                 reporter.update_item(prepared.slot, status="writing")
                 clock = time.perf_counter()
                 with self.engine.begin() as conn:
-                    doc_id = write_document(conn, doc)
+                    doc_id = write_document(conn, doc, cancelled=reporter.cancelled)
                 _lap(reporter, "postgres_write", clock)
                 chunks = len(doc.chunks)
                 reporter.add(chunks_written=chunks)
             graph = self.graph_step(doc_id, prepared.slot, reporter)
+        except WriteCancelled:  # the transaction rolled back: nothing of this document was kept
+            return Outcome("cancelled", "The job was cancelled while this file was being stored; nothing of it was kept.")
         except IntegrityError as exc:
             constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""
             if constraint.startswith("collection_documents"):

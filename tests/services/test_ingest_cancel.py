@@ -78,3 +78,33 @@ def test_cancel_during_graph_extraction_stops_between_segments_and_leaves_no_fac
     assert facts[0]["n"] == 0
     again = services.ingestion.run(text_request(collection, title="Long audit", text=text))  # finishes the graph
     assert again.items[0]["status"] == "repaired" and again.items[0]["graph"] == "done", again.items
+
+
+def test_cancel_while_a_document_is_stored_rolls_its_write_back(services, collection, monkeypatch):
+    from services import documents
+    from services.stores import chunk_store
+
+    monkeypatch.setattr(documents, "WRITE_BATCH", 4)  # a long write in miniature: 4 chunks between looks
+    job: list[int] = []
+    inserts: list[int] = []
+    real_insert = chunk_store.insert_chunks
+
+    def insert(conn, rows, **kwargs):  # Cancel is pressed while the first batch of chunks goes in
+        inserts.append(len(rows))
+        services.jobs.request_cancel(job[0])
+        return real_insert(conn, rows, **kwargs)
+
+    monkeypatch.setattr(chunk_store, "insert_chunks", insert)
+    text = "\n\n".join(f"Paragraph {i} about the lighthouse keeper's ledger. " * 20 for i in range(12))
+    request = text_request(collection, title="Keeper's ledger", text=text)
+    job_id, coll = services.ingestion.start(request)
+    job.append(job_id)
+    result = services.ingestion.execute(job_id, coll, request)
+    assert result.status == "cancelled", result
+    [entry] = result.items
+    assert entry["status"] == "cancelled", entry
+    assert entry["reason"] == "The job was cancelled while this file was being stored; nothing of it was kept."
+    assert inserts == [4]  # the second batch was never sent
+    assert scalar(services, "SELECT count(*) FROM documents WHERE title = 'Keeper''s ledger'") == 0
+    assert scalar(services, "SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id "
+                            "WHERE d.title = 'Keeper''s ledger'") == 0
