@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-report bench-onnx
+.PHONY: run test test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-report bench-onnx bench-docx
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,7 @@ bench: install browser-deps
 	$(PY) -m scripts.bench.bench_search
 	$(PY) -m scripts.bench.bench_graph
 	$(PY) -m scripts.bench.bench_app
+	$(PY) -m scripts.bench.bench_docx
 	$(PY) -m scripts.bench.report
 
 # sotu (233 addresses): pipeline chunks/s against raw embedding, and where the time goes. DOCS=60 for a shorter run.
@@ -71,6 +72,10 @@ bench-app: install browser-deps
 # Not part of `make bench`: about 15 minutes on a quiet machine.
 bench-onnx: install
 	$(PY) -m scripts.bench.bench_onnx
+
+# Large generated .docx (1.3 and 12 MB document.xml): parse MB/s, peak RSS of an ingest with graph, Cancel latency.
+bench-docx: install
+	$(PY) -m scripts.bench.bench_docx
 
 bench-report: install
 	$(PY) -m scripts.bench.report

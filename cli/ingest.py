@@ -49,12 +49,24 @@ def run_request(request: IngestRequest, as_json: bool) -> None:
 
     def human() -> None:
         click.echo(result.summary())
-        for item in result.items:
-            if item["status"] in ("skipped", "failed") or item.get("reason"):
-                click.echo(f"  {item['status']:<9} {item['title']}: {item.get('reason', '')}")
+        for item in result.items:  # notes on stored items (e.g. a damaged part left out) on stdout
+            if item.get("reason") and not _problem(item):
+                click.echo(f"  {item['status']:<9} {item['title']}: {item['reason']}")
 
     emit(result, as_json, human)
+    report_problems(result.items)
     fail_unless_done(result, "Ingest", "item")
+
+
+def _problem(item: dict[str, Any]) -> bool:
+    return item["status"] in ("skipped", "failed", "cancelled") or item.get("graph") == "failed"
+
+
+def report_problems(items: list[dict[str, Any]]) -> None:
+    """Each failed, refused, skipped or cancelled item on stderr, once: its title (the file), then the reason."""
+    for item in items:
+        if _problem(item):
+            click.echo(f"  {item['status']:<9} {item['title']}: {item.get('reason') or '(no reason given)'}", err=True)
 
 
 def common(fn: Any) -> Any:
@@ -69,8 +81,9 @@ def common(fn: Any) -> Any:
 def group() -> None:
     """Add text, files or a directory to a collection.
 
-    JSON: the job result, {"job_id", "status", "progress", "items"}. Exits 1 when the job or any
-    item failed; skipped items (duplicates, unsupported files) are listed with their reason.
+    JSON: the job result, {"job_id", "status", "progress", "items"} on stdout. Failed, refused, skipped
+    and cancelled items are listed on stderr, each with its file and reason (also with --json).
+    Exits 6 when nothing was stored because items failed, 7 when some failed, 1 when cancelled.
     """
 
 

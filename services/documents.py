@@ -6,6 +6,7 @@ import builtins
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -116,11 +117,19 @@ def _chunk_metadata(document_id: int, meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def write_document(conn: Connection, doc: NewDocument) -> int:
+WRITE_BATCH = 256  # chunks inserted between two looks at ``cancelled``
+
+
+class WriteCancelled(Exception):
+    """Raised inside the caller's transaction when ``cancelled`` says yes; rolling back keeps nothing."""
+
+
+def write_document(conn: Connection, doc: NewDocument, *, cancelled: Callable[[], bool] | None = None) -> int:
     """Insert or replace a document and all its chunks inside the caller's transaction.
 
     Either everything is written or, on any error, the transaction rolls back
-    and nothing is. Returns the document id.
+    and nothing is. ``cancelled`` is asked between batches of chunks and raises
+    :class:`WriteCancelled` (a job's Cancel during a long write). Returns the document id.
     """
     params = {
         "title": doc.title, "source": doc.source, "stype": doc.source_type, "content": doc.content,
@@ -173,12 +182,15 @@ def write_document(conn: Connection, doc: NewDocument) -> int:
              "edges": json.dumps([{"source": e.source, "target": e.target, "label": e.label} for e in diagram.edges])},
         )
     dim = int(doc.embeddings.shape[1]) if len(doc.chunks) else 0
-    chunk_store.insert_chunks(conn, [
-        ChunkRow(doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path),
-                 _chunk_metadata(doc_id, doc.chunk_metadata[i] if i < len(doc.chunk_metadata) else {}),
-                 vector_literal(doc.embeddings[i]), dim)
-        for i, c in enumerate(doc.chunks)
-    ])
+    for start in range(0, len(doc.chunks), WRITE_BATCH):
+        if start and cancelled is not None and cancelled():
+            raise WriteCancelled()
+        chunk_store.insert_chunks(conn, [
+            ChunkRow(doc_id, c.index, c.text, c.char_start, c.char_end, list(c.heading_path),
+                     _chunk_metadata(doc_id, doc.chunk_metadata[i] if i < len(doc.chunk_metadata) else {}),
+                     vector_literal(doc.embeddings[i]), dim)
+            for i, c in enumerate(doc.chunks[start : start + WRITE_BATCH], start)
+        ])
     return int(doc_id)
 
 

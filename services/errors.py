@@ -36,7 +36,17 @@ class EmbeddingMismatch(WorkbenchError):
 
 
 class UnsupportedInput(WorkbenchError):
-    """A file or payload the ingester cannot read (binary, corrupt, too large)."""
+    """A file or payload the ingester cannot read (binary, corrupt, too large).
+
+    ``reason`` says why; ``file`` names the file when it is known. ``str()`` is
+    "file: reason", for callers that show the error alone; a job's item already
+    shows its title, so it records ``reason`` (the file is named once).
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None) -> None:
+        super().__init__(f"{file}: {reason}" if file else reason)
+        self.reason = reason
+        self.file = file
 
 
 class JobInProgress(WorkbenchError):

@@ -97,6 +97,7 @@ class Settings(BaseSettings):
     memory_max_facts: int = Field(default=2, ge=0, le=10)
 
     max_file_bytes: int = Field(default=50 * 1024 * 1024, ge=1024)
+    parse_seconds: float = Field(default=120.0, ge=1.0, le=3600.0)  # reading one file; longer is refused
     allowed_roots: list[Path] = Field(
         default_factory=list,
         description="Directory ingest is confined to these roots; empty means any readable path.",

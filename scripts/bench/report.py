@@ -18,14 +18,16 @@ if __package__ in (None, ""):  # run as a file
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from scripts.bench.common import RESULTS_DIR, ROOT
+from scripts.bench.docx_report import docx_section
 from scripts.bench.ingest_report import concurrency_section, ingest_section
 from scripts.bench.onnx_report import onnx_section
 from scripts.bench.report_sections import SECTIONS, generic_section, num, table
 
-ORDER = ["ingest", "search", "graph", "app", "concurrency", "onnx"]
+ORDER = ["ingest", "docx", "search", "graph", "app", "concurrency", "onnx"]
 ALL_SECTIONS = {**SECTIONS, "ingest": ("Ingestion throughput", ingest_section),
                 "concurrency": ("Search and Ask during an ingest", concurrency_section),
-                "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section)}
+                "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section),
+                "docx": ("Large Word files: parse speed, memory, Cancel", docx_section)}
 
 
 def load_results(folder: Path) -> list[dict[str, Any]]:

@@ -123,7 +123,8 @@ class SpacyTemporalExtractor(TransformComponent):
     def __call__(self, nodes: Sequence[BaseNode], **kwargs: Any) -> Sequence[BaseNode]:
         nlp = self._pipeline()
         texts = [node.get_content() for node in nodes]
-        for node, doc in zip(nodes, nlp.pipe(texts, batch_size=16), strict=True):
+        # One text at a time: spaCy's memory grows with the texts a batch holds (GraphService sends one segment).
+        for node, doc in zip(nodes, nlp.pipe(texts, batch_size=1), strict=True):
             base = getattr(node, "start_char_idx", None) or 0  # TextNode's; 0 for other nodes
             entities: dict[str, EntityNode] = {}
             relations: list[Relation] = []

@@ -70,7 +70,7 @@ class Subgraph:
 @dataclass(frozen=True)
 class GraphIndexResult:
     document_id: int
-    status: str  # done | failed | disabled
+    status: str  # done | failed | disabled | cancelled
     entities: int = 0
     facts: int = 0
     error: str | None = None

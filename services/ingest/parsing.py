@@ -10,15 +10,12 @@ from __future__ import annotations
 import codecs
 import io
 import re
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.errors import UnsupportedInput
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".docx", ".pdf")
-_ZIP_MAX_UNCOMPRESSED = 200 * 1024 * 1024
-_ZIP_MAX_RATIO = 200
 _BLOCK_TAGS = {
     "p", "div", "li", "tr", "pre", "blockquote", "section", "article", "table", "ul", "ol",
     "dd", "dt", "figcaption", "br", "hr", "main", "body",
@@ -36,29 +33,29 @@ class ParsedText:
 def decode_text(data: bytes, name: str) -> str:
     """Decode bytes as text, refusing binaries; tries UTF-8 (and BOMs) first, then detection."""
     if not data.strip():
-        raise UnsupportedInput(f"{name}: the file is empty.")
+        raise UnsupportedInput("the file is empty.", file=name)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError:
-            raise UnsupportedInput(f"{name}: invalid UTF-16 text.") from None
+            raise UnsupportedInput("invalid UTF-16 text.", file=name) from None
         if not text.strip():
-            raise UnsupportedInput(f"{name}: the file has no text.")
+            raise UnsupportedInput("the file has no text.", file=name)
         return text
     head = data[:8192]
     if b"\x00" in head:
-        raise UnsupportedInput(f"{name}: looks like a binary file (it contains NUL bytes), not text.")
+        raise UnsupportedInput("looks like a binary file (it contains NUL bytes), not text.", file=name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = _mostly_utf8(data) or _detected(data, name)
     if not text.strip():
-        raise UnsupportedInput(f"{name}: the file has no text.")
+        raise UnsupportedInput("the file has no text.", file=name)
     controls = sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\t\n\r\f")
     if controls > 0.05 * min(len(text), 8192):
-        raise UnsupportedInput(f"{name}: looks like a binary file (too many control characters), not text.")
+        raise UnsupportedInput("looks like a binary file (too many control characters), not text.", file=name)
     if text.count("\ufffd") > 0.05 * len(text):
-        raise UnsupportedInput(f"{name}: the text is mostly undecodable bytes.")
+        raise UnsupportedInput("the text is mostly undecodable bytes.", file=name)
     return text
 
 
@@ -94,49 +91,28 @@ def _detected(data: bytes, name: str) -> str:
 
     best = from_bytes(data[:1_000_000]).best()
     if best is None or best.encoding is None:
-        raise UnsupportedInput(f"{name}: not valid text in any encoding we could detect.")
+        raise UnsupportedInput("not valid text in any encoding we could detect.", file=name)
     return data.decode(best.encoding, errors="replace")
 
 
-def _check_zip(data: bytes, name: str) -> None:
-    if not data:
-        raise UnsupportedInput(f"{name}: the file is empty.")
-    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        raise UnsupportedInput(
-            f"{name}: this is an OLE file, not a .docx: it is encrypted (password-protected) or an old .doc."
-        )
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = zf.infolist()
-    except zipfile.BadZipFile:
-        raise UnsupportedInput(f"{name}: not a valid .docx (the file is corrupt, truncated or not a Word file).") from None
-    total = sum(i.file_size for i in infos)
-    if total > _ZIP_MAX_UNCOMPRESSED or total > _ZIP_MAX_RATIO * max(len(data), 1) + 10_000_000:
-        raise UnsupportedInput(
-            f"{name}: refused, it would expand to {total // (1024 * 1024)} MB (a zip bomb or an absurdly large file)."
-        )
-    if not any(i.filename == "word/document.xml" for i in infos):
-        raise UnsupportedInput(f"{name}: not a Word document (no word/document.xml inside).")
-
-
 def parse_docx(data: bytes, name: str) -> ParsedText:
-    """Paragraphs (headings as #), lists and tables in document order."""
-    _check_zip(data, name)
-    import docx
+    """Everything Word shows, in reading order: the body (headings as #, lists, tables, diagrams), then
+    headers, footers, footnotes, endnotes and comments, each under a ``# <label>`` heading.
 
-    from services.ingest.docx_reader import read_blocks, render
+    A damaged secondary part is skipped (``extra["warnings"]`` says which); the file is refused only
+    when the main document cannot be read, or when nothing anywhere in it has text.
+    """
+    from services.ingest.docx_reader import read_docx, render
 
-    try:
-        document = docx.Document(io.BytesIO(data))
-        blocks = read_blocks(document)
-    except Exception as exc:  # python-docx and lxml raise KeyError, XMLSyntaxError, ValueError...
-        raise UnsupportedInput(f"{name}: the Word document could not be read ({exc.__class__.__name__}).") from None
-    text, spans = render(blocks)
+    content = read_docx(data, name)
+    text, spans = render(content)
     if not text.strip():
-        raise UnsupportedInput(f"{name}: the Word document has no text.")
-    diagrams = [b.diagram for b in blocks if b.kind == "diagram"]
-    title = document.core_properties.title or next((b.text for b in blocks if b.kind == "title"), None)
-    return ParsedText(text=text, title_hint=title, extra={"diagrams": diagrams, "diagram_spans": spans})
+        raise UnsupportedInput("the Word document has no text (none in its body, headers, footers, notes or "
+                               "comments).", file=name)
+    diagrams = [b.diagram for b in content.blocks if b.kind == "diagram"]
+    title = content.title or next((b.text for b in content.blocks if b.kind == "title"), None)
+    return ParsedText(text=text, title_hint=title, extra={"diagrams": diagrams, "diagram_spans": spans,
+                                                          "warnings": content.warnings})
 
 
 def parse_pdf(data: bytes, name: str) -> ParsedText:
@@ -145,25 +121,23 @@ def parse_pdf(data: bytes, name: str) -> ParsedText:
     from pypdf.errors import LimitReachedError
 
     if not data.startswith(b"%PDF"):
-        raise UnsupportedInput(f"{name}: not a PDF file (no %PDF header).")
+        raise UnsupportedInput("not a PDF file (no %PDF header).", file=name)
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
-            raise UnsupportedInput(f"{name}: the PDF is encrypted with a password; remove it and try again.")
+            raise UnsupportedInput("the PDF is encrypted with a password; remove it and try again.", file=name)
         pages = [(page.extract_text() or "").strip() for page in reader.pages]
     except UnsupportedInput:
         raise
     except LimitReachedError:
         raise UnsupportedInput(
-            f"{name}: refused, a compressed stream would expand past pypdf's decompression limit (a PDF bomb?)."
-        ) from None
+            "refused, a compressed stream would expand past pypdf's decompression limit (a PDF bomb?).", file=name) from None
     except Exception as exc:  # pypdf raises many types on corrupt input
         raise UnsupportedInput(
-            f"{name}: the PDF could not be read; it is corrupt or truncated ({exc.__class__.__name__})."
-        ) from None
+            f"the PDF could not be read; it is corrupt or truncated ({exc.__class__.__name__}).", file=name) from None
     text = "\n\n".join(p for p in pages if p)
     if not text.strip():
-        raise UnsupportedInput(f"{name}: the PDF has no extractable text (is it a scan?).")
+        raise UnsupportedInput("the PDF has no extractable text (is it a scan?).", file=name)
     title = (reader.metadata.title if reader.metadata else None) or None
     return ParsedText(text=text, title_hint=title, extra={"pages": len(pages)})
 
@@ -180,11 +154,10 @@ def html_to_text(html: str, name: str = "page") -> ParsedText:
     try:
         root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError):
-        raise UnsupportedInput(f"{name}: the HTML could not be parsed.") from None
+        raise UnsupportedInput("the HTML could not be parsed.", file=name) from None
     if any("depth" in e.message.lower() or e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
         raise UnsupportedInput(
-            f"{name}: the HTML is nested deeper than the parser allows (256 levels); content past that would be lost."
-        )
+            "the HTML is nested deeper than the parser allows (256 levels); content past that would be lost.", file=name)
     title_el = root.find(".//title")
     title = title_el.text_content().strip() if title_el is not None else None
     blocks: list[str] = []
@@ -225,7 +198,7 @@ def html_to_text(html: str, name: str = "page") -> ParsedText:
     flush()
     text = "\n\n".join(blocks)
     if not text.strip():
-        raise UnsupportedInput(f"{name}: the HTML has no readable text.")
+        raise UnsupportedInput("the HTML has no readable text.", file=name)
     return ParsedText(text=text, title_hint=title)
 
 
@@ -234,14 +207,12 @@ def parse_bytes(data: bytes, name: str, *, max_bytes: int) -> ParsedText:
     suffix = Path(name).suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise UnsupportedInput(
-            f"{name}: unsupported file type {suffix or '(none)'}; supported: {', '.join(SUPPORTED_SUFFIXES)}."
-        )
+            f"unsupported file type {suffix or '(none)'}; supported: {', '.join(SUPPORTED_SUFFIXES)}.", file=name)
     if len(data) > max_bytes:
         raise UnsupportedInput(
-            f"{name}: {len(data) / 1_048_576:.1f} MB is over the {max_bytes / 1_048_576:.0f} MB limit (max_file_bytes)."
-        )
+            f"{len(data) / 1_048_576:.1f} MB is over the {max_bytes / 1_048_576:.0f} MB limit (max_file_bytes).", file=name)
     if not data:
-        raise UnsupportedInput(f"{name}: the file is empty.")
+        raise UnsupportedInput("the file is empty.", file=name)
     if suffix == ".docx":
         return parse_docx(data, name)
     if suffix == ".pdf":
@@ -257,13 +228,12 @@ def read_file(path: Path, *, max_bytes: int) -> ParsedText:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise UnsupportedInput(f"{path.name}: cannot be read ({exc.strerror}).") from None
+        raise UnsupportedInput(f"cannot be read ({exc.strerror}).", file=path.name) from None
     if size > max_bytes:
         raise UnsupportedInput(
-            f"{path.name}: {size / 1_048_576:.1f} MB is over the {max_bytes / 1_048_576:.0f} MB limit (max_file_bytes)."
-        )
+            f"{size / 1_048_576:.1f} MB is over the {max_bytes / 1_048_576:.0f} MB limit (max_file_bytes).", file=path.name)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise UnsupportedInput(f"{path.name}: cannot be read ({exc.strerror}).") from None
+        raise UnsupportedInput(f"cannot be read ({exc.strerror}).", file=path.name) from None
     return parse_bytes(data, path.name, max_bytes=max_bytes)

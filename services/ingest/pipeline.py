@@ -154,7 +154,10 @@ class IngestionService:
                 if reporter.cancelled():
                     status = "cancelled"
                     break
-                result = graph.index_document(doc_id)
+                result = graph.index_document(doc_id, cancelled=reporter.cancelled)
+                if result.status == "cancelled":
+                    status = "cancelled"
+                    break
                 if result.status == "done":
                     reporter.add(files_done=1, graph_facts=result.facts, graph_entities=result.entities, ingested=1)
                 else:
@@ -222,7 +225,11 @@ class IngestionService:
                 on_progress: ProgressCallback | None) -> None:
         while (prepared := pending.get()) is not None:
             started = time.monotonic()
-            self._finish(reporter, prepared.slot, self.stages.write(prepared, reporter), started)
+            if reporter.cancelled():  # prepared, but not stored: Cancel must not wait for the queue's writes
+                outcome = Outcome("cancelled", "The job was cancelled before this file was stored.")
+            else:
+                outcome = self.stages.write(prepared, reporter)
+            self._finish(reporter, prepared.slot, outcome, started)
             if on_progress:
                 on_progress(dict(reporter.progress))
 

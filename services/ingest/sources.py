@@ -91,7 +91,7 @@ def path_sources(paths: list[str], metadata: dict[str, Any] | None, *, allowed_r
         item = SourceItem(clean_title(path.name), str(path), "file",
                           partial(read_file, path, max_bytes=max_bytes), dict(metadata))
         if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-            item.skip_reason = f"{path.name}: unsupported file type {path.suffix or '(none)'}."
+            item.skip_reason = f"unsupported file type {path.suffix or '(none)'}."
         items.append(item)
     return items
 
@@ -164,9 +164,9 @@ def directory_sources(
                 rel, str(path), "file", partial(read_file, path, max_bytes=max_bytes), item_meta
             )
             if not _within(path.resolve(), root):
-                item.skip_reason = f"{rel}: a link that points outside {root}; not followed."
+                item.skip_reason = f"a link that points outside {root}; not followed."
             elif path.suffix.lower() not in SUPPORTED_SUFFIXES:
-                item.skip_reason = f"{rel}: unsupported file type {path.suffix or '(none)'}."
+                item.skip_reason = f"unsupported file type {path.suffix or '(none)'}."
             items.append(item)
             if len(items) > MAX_DIRECTORY_FILES:
                 raise ValidationFailed(

@@ -19,8 +19,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from services.collections import Collection
-from services.documents import Chunk, DocumentService, NewDocument, content_hash, write_document
+from services.documents import Chunk, DocumentService, NewDocument, WriteCancelled, content_hash, write_document
 from services.errors import UnsupportedInput, ValidationFailed, WorkbenchError
+from services.ingest.budget import ParseCancelled, parse_budget
 from services.ingest.chunking import chunk_text
 from services.ingest.parsing import ParsedText
 from services.ingest.sources import SourceItem
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Mode = Literal["ingest", "reingest"]
+# Chunks embedded between two looks at the job's Cancel: 16 local embeddings take about 0.6 s of CPU
+# (the model runs 4 texts per call whatever the step, so the step costs no speed).
+EMBED_CANCEL_STEP = 16
 
 
 def parse_mode(value: str) -> Mode:
@@ -135,18 +139,28 @@ class DocumentStages:
         _lap(reporter, "embed", clock)
         diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
         notes = [n for n in self._read_pictures(diagrams) if n]
+        warnings = parsed.extra.get("warnings")
+        notes += [f"Read without a damaged part: {w}." for w in warnings] if isinstance(warnings, list) else []
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
                           plan.replace_id, graph_status="pending" if self.graph is not None else "disabled",
                           chunk_metadata=chunk_meta, diagrams=diagrams)
         return Prepared(item, slot, doc, "replaced" if plan.replace_id else "ingested", "; ".join(notes))
 
     def parse(self, item: SourceItem, slot: int, reporter: JobReporter) -> ParsedText:
-        """The item's text; an unreadable, empty or refused file fails with the reader's reason."""
+        """The item's text; an unreadable, empty or refused file fails with the reader's reason.
+
+        The reason leaves out the file's name (the item's title already names it). The
+        reader polls the job's Cancel and keeps to the parse_seconds budget.
+        """
         reporter.update_item(slot, status="parsing")
+        reporter.flush()  # a long read shows as such (the reader itself reports nothing until it ends)
         try:
-            return item.load()
+            with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled):
+                return item.load()
         except UnsupportedInput as exc:
-            raise Stop(Outcome("failed", str(exc))) from None
+            raise Stop(Outcome("failed", exc.reason)) from None
+        except ParseCancelled:
+            raise Stop(Outcome("cancelled", "The job was cancelled while this file was being read.")) from None
 
     def validate(self, item: SourceItem, coll: Collection, parsed: ParsedText) -> dict[str, Any]:
         """The item's metadata checked (and typed) against the collection's schema."""
@@ -183,7 +197,7 @@ class DocumentStages:
         reporter.update_item(slot, status="embedding", chunks_embedded=0)
         inputs = [embedding_input(item.title, c) for c in chunks]
         vectors, done = [], 0
-        step = self.embedder.batch_size
+        step = min(self.embedder.batch_size, EMBED_CANCEL_STEP)  # Cancel is checked between steps
         for start in range(0, len(inputs), step):
             if start and reporter.cancelled():
                 raise Stop(Outcome("cancelled", "The job was cancelled while this file was being embedded."))
@@ -213,11 +227,13 @@ class DocumentStages:
                 reporter.update_item(prepared.slot, status="writing")
                 clock = time.perf_counter()
                 with self.engine.begin() as conn:
-                    doc_id = write_document(conn, doc)
+                    doc_id = write_document(conn, doc, cancelled=reporter.cancelled)
                 _lap(reporter, "postgres_write", clock)
                 chunks = len(doc.chunks)
                 reporter.add(chunks_written=chunks)
             graph = self.graph_step(doc_id, prepared.slot, reporter)
+        except WriteCancelled:  # the transaction rolled back: nothing of this document was kept
+            return Outcome("cancelled", "The job was cancelled while this file was being stored; nothing of it was kept.")
         except IntegrityError as exc:
             constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", "") or ""
             if constraint.startswith("collection_documents"):
@@ -229,6 +245,10 @@ class DocumentStages:
         except Exception as exc:
             log.exception("writing %s failed", prepared.item.title)
             return Outcome("failed", f"Could not be stored: {exc.__class__.__name__}: {exc}")
+        if graph.pop("cancelled", False):
+            return Outcome("cancelled", "Stored and searchable, but the job was cancelled before its graph step "
+                                        "finished (no facts stored); ingest the file again to finish it.",
+                           doc_id, {"chunks": chunks, **graph})
         reason = "; ".join(r for r in (prepared.note, graph.pop("error", "")) if r)
         if doc is None and not reason:
             reason = "Already stored; its unfinished graph step was completed."
@@ -239,7 +259,10 @@ class DocumentStages:
         if self.graph is None:
             return {}
         reporter.update_item(slot, status="graph")
-        result = self.graph.index_document(doc_id)
+        reporter.flush()
+        result = self.graph.index_document(doc_id, cancelled=reporter.cancelled)
+        if result.status == "cancelled":
+            return {"graph": "failed", "cancelled": True}
         if result.status != "done":
             reporter.add(graph_failed=1)
             return {"graph": "failed", "error": f"Searchable, but the graph step failed: {result.error}"}

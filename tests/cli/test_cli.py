@@ -134,8 +134,8 @@ def test_ingest_that_stores_nothing_exits_6_after_printing_the_result(rag, servi
                                 metadata_schema={"custom": {"year": {"type": "integer", "required": True}}})
     result = rag("ingest", "text", name, "No year given here.", "--title", "Yearless")
     assert result.exit_code == 6 and "Traceback" not in result.output
-    assert "1 failed" in result.stdout and "year" in result.stdout
-    error = result.stderr.strip()
+    assert "1 failed" in result.stdout and "  failed    Yearless: " in result.stderr and "year" in result.stderr
+    error = result.stderr.strip().splitlines()[-1]
     assert error.startswith("Error: Ingest job ") and "stored nothing: 1 item(s) failed" in error, error
 
 

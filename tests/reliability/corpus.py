@@ -93,6 +93,31 @@ def docx_lying_zip_bomb() -> bytes:
     return bytes(data)
 
 
+def encrypted_docx(password: str = "open-sesame") -> bytes:
+    """A real password-protected .docx (ECMA-376 agile encryption, as Word writes it)."""
+    from msoffcrypto.format.ooxml import OOXMLFile
+
+    out = io.BytesIO()
+    OOXMLFile(io.BytesIO(good_docx())).encrypt(password, out)
+    return out.getvalue()
+
+
+def docx_with_damaged_part(part: str) -> bytes:
+    """:func:`good_docx` with ``part`` stored uncompressed and one byte of it changed: its checksum no longer matches."""
+    source = zipfile.ZipFile(io.BytesIO(good_docx()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            kind = zipfile.ZIP_STORED if info.filename == part else zipfile.ZIP_DEFLATED
+            target.writestr(info.filename, source.read(info.filename), kind)
+    data = bytearray(out.getvalue())
+    body = source.read(part)
+    at = data.find(body[len(body) // 2 : len(body) // 2 + 40])
+    assert at > 0
+    data[at] ^= 0x20  # a flipped bit, as a bad disk or a broken download leaves it
+    return bytes(data)
+
+
 def ole_file() -> bytes:
     """The header of an OLE compound file: an encrypted .docx or an old binary .doc."""
     return b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(random.Random(7).randrange(256) for _ in range(4096))

@@ -78,7 +78,7 @@ def test_a_symlinked_file_pointing_out_of_the_root_is_skipped_unread(services, c
     assert by_title["docs/harbour.md"]["status"] == "ingested"
     for name in ("docs/innocent.md", "docs/passwd.md"):
         assert by_title[name]["status"] == "skipped"
-        assert by_title[name]["reason"].startswith(f"{name}: a link that points outside")
+        assert by_title[name]["reason"].startswith("a link that points outside")
     _secret_is_absent(services, collection)
 
 
