@@ -142,8 +142,7 @@ def test_html_headings_become_hashes_and_chrome_is_removed():
         "First paragraph with bold and a link.",
         "## Sub heading",
         "Second paragraph.",
-        "Item one",
-        "Item two",
+        "- Item one\n- Item two",
         "### Third level",
         "Div text",
     ]
