@@ -4,6 +4,10 @@ Chunks are exact slices of the document text (``text[char_start:char_end]``),
 about ``size`` characters long, with about ``overlap`` characters of trailing
 sentences repeated at the start of the next chunk in the same section. A new
 heading always starts a new chunk, and each chunk records its heading path.
+
+Headings are Markdown ``#`` lines outside fenced code blocks: the readers write
+the document's own headings that way (HTML ``h1``–``h6``, Word heading styles)
+and put code in fences, so a ``# comment`` in code never becomes a heading.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 from services.documents import Chunk
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$", re.MULTILINE)
 _PARA_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])[\"')\]]*\s+")
 
@@ -25,12 +30,42 @@ class _Unit:
     new_paragraph: bool
 
 
+def _fenced_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every fenced code block; one left open runs to the end of the text (as in CommonMark)."""
+    spans = []
+    opening: re.Match[str] | None = None
+    for match in _FENCE.finditer(text):
+        fence = match.group(1)
+        if opening is None:
+            if not (fence[0] == "`" and "`" in match.group(2)):  # a backtick fence's info string has no backtick
+                opening = match
+        elif fence[0] == opening.group(1)[0] and len(fence) >= len(opening.group(1)) and not match.group(2).strip():
+            spans.append((opening.start(), match.end()))
+            opening = None
+    if opening is not None:
+        spans.append((opening.start(), len(text)))
+    return spans
+
+
+def _headings(text: str) -> list[re.Match[str]]:
+    """The heading lines that are not inside a fenced code block."""
+    spans = _fenced_spans(text)
+    found, i = [], 0
+    for match in _HEADING.finditer(text):
+        while i < len(spans) and spans[i][1] <= match.start():
+            i += 1
+        if i < len(spans) and spans[i][0] <= match.start():
+            continue
+        found.append(match)
+    return found
+
+
 def _sections(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """Split into (start, end, heading_path) sections at heading lines."""
     sections = []
     path: list[tuple[int, str]] = []
     pos = 0
-    for match in _HEADING.finditer(text):
+    for match in _headings(text):
         if match.start() > pos:
             sections.append((pos, match.start(), tuple(t for _, t in path)))
         level, title = len(match.group(1)), match.group(2).strip()

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import codecs
 import io
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.errors import UnsupportedInput
+from services.ingest.html_text import html_to_markdown
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".docx", ".pdf")
-_BLOCK_TAGS = {
-    "p", "div", "li", "tr", "pre", "blockquote", "section", "article", "table", "ul", "ol",
-    "dd", "dt", "figcaption", "br", "hr", "main", "body",
-}
-_SKIP_TAGS = {"script", "style", "nav", "header", "footer", "aside", "form", "noscript", "template", "svg"}
 
 
 @dataclass
@@ -143,62 +138,11 @@ def parse_pdf(data: bytes, name: str) -> ParsedText:
 
 
 def html_to_text(html: str, name: str = "page") -> ParsedText:
-    """Readable text from HTML: headings as #, blocks as paragraphs, chrome (nav/header/footer) dropped.
+    """A web page's main content as Markdown (see :mod:`services.ingest.html_text`), titled by its ``<title>``.
 
-    Walks the tree iteratively, so deeply nested HTML cannot exhaust the stack.
+    Uploaded ``.html`` files and crawled pages both come through here, so one page gives one text.
     """
-    import lxml.html
-    from lxml import etree
-
-    parser = lxml.html.HTMLParser(huge_tree=False)
-    try:
-        root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
-    except (etree.ParserError, ValueError):
-        raise UnsupportedInput("the HTML could not be parsed.", file=name) from None
-    if any("depth" in e.message.lower() or e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
-        raise UnsupportedInput(
-            "the HTML is nested deeper than the parser allows (256 levels); content past that would be lost.", file=name)
-    title_el = root.find(".//title")
-    title = title_el.text_content().strip() if title_el is not None else None
-    blocks: list[str] = []
-    current: list[str] = []
-
-    def flush(prefix: str = "") -> None:
-        text = re.sub(r"\s+", " ", "".join(current)).strip()
-        current.clear()
-        if text:
-            blocks.append(prefix + text)
-
-    skip_depth = 0
-    for event, el in etree.iterwalk(root, events=("start", "end")):
-        tag = el.tag if isinstance(el.tag, str) else ""
-        if event == "start":
-            if tag in _SKIP_TAGS or tag == "title":
-                skip_depth += 1
-                continue
-            if skip_depth:
-                continue
-            if re.fullmatch(r"h[1-6]", tag) or tag in _BLOCK_TAGS:
-                flush()
-            if el.text:
-                current.append(el.text)
-        else:
-            if tag in _SKIP_TAGS or tag == "title":
-                skip_depth -= 1
-            elif not skip_depth:
-                if re.fullmatch(r"h[1-6]", tag):
-                    flush("#" * int(tag[1]) + " ")
-                elif tag in _BLOCK_TAGS or tag in ("td", "th"):
-                    if tag in ("td", "th"):
-                        current.append(" | ")
-                    else:
-                        flush()
-            if not skip_depth and el.tail:
-                current.append(el.tail)
-    flush()
-    text = "\n\n".join(blocks)
-    if not text.strip():
-        raise UnsupportedInput("the HTML has no readable text.", file=name)
+    text, title = html_to_markdown(html, name)
     return ParsedText(text=text, title_hint=title)
 
 

@@ -1,8 +1,8 @@
 """Crawl a website into a collection as an ingestion job.
 
 Each fetched page becomes a document titled by its canonical URL (so a re-crawl
-finds it), with its main content extracted by trafilatura (navigation, headers,
-footers and cookie banners dropped). Pages go through the ingester's own
+finds it), with its main content read as Markdown exactly as an uploaded ``.html``
+file is (:mod:`services.ingest.html_text`). Pages go through the ingester's own
 prepare/write path one by one (``IngestionService.ingest_item``), so dedup,
 ``reingest`` replacement, chunking, embedding and the graph step are shared.
 Crawl state is kept in ``crawls``/``crawl_pages``; a ``reingest`` crawl of a root
@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import re
 import threading
 from collections import deque
 from contextlib import ExitStack
@@ -35,12 +34,11 @@ from services.jobs import JobReporter, outcome_status, request_key
 from services.web.crawl_state import RESUMABLE, CrawlState, Frontier
 from services.web.fetch import Fetcher, FetchResult
 from services.web.render import Renderer, RenderFailed, chromium_path
-from services.web.sitemap import SiteAnalysis, analyze_site, is_page_link, matches, page_links, parse_html
+from services.web.sitemap import SiteAnalysis, analyze_site, is_page_link, matches, page_links
 from services.web.url_safety import Resolver, canonical_url, check_url, system_resolver
 
 log = logging.getLogger(__name__)
 KEPT = ("ingested", "replaced", "unchanged", "repaired")
-_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")  # trafilatura's Markdown escapes read badly
 
 
 @dataclass
@@ -82,33 +80,13 @@ class CrawlResult:
 
 
 def extract_page(data: bytes, url: str, content_type: str) -> ParsedText:
-    """Main text of a fetched page: trafilatura for HTML (with headings), the file parsers otherwise."""
-    if "html" not in content_type:
-        name = urlsplit(url).path.rsplit("/", 1)[-1] or "page"
-        if content_type.startswith("text/") and "." not in name:
-            name += ".md" if "markdown" in content_type else ".txt"
-        return parse_bytes(data, name, max_bytes=len(data) + 1)
-    html = decode_text(data, url)
-    title = _html_title(html)
-    try:
-        import trafilatura
-
-        text = trafilatura.extract(html, url=url, output_format="markdown", include_tables=True,
-                                   include_comments=False, include_links=False, include_images=False)
-    except Exception:  # trafilatura is a heuristic; never let it stop a crawl
-        text = None
-    if not text or not text.strip():
-        parsed = html_to_text(html, url)
-        return ParsedText(parsed.text, title or parsed.title_hint)
-    return ParsedText(_MD_ESCAPE.sub(r"\1", text), title)
-
-
-def _html_title(html: str) -> str | None:
-    try:
-        found = parse_html(html).findtext(".//title")
-    except Exception:
-        return None
-    return " ".join(found.split()) if found else None
+    """A fetched page's text: HTML through the same reading as an uploaded ``.html`` file, other types by suffix."""
+    if "html" in content_type:
+        return html_to_text(decode_text(data, url), url)
+    name = urlsplit(url).path.rsplit("/", 1)[-1] or "page"
+    if content_type.startswith("text/") and "." not in name:
+        name += ".md" if "markdown" in content_type else ".txt"
+    return parse_bytes(data, name, max_bytes=len(data) + 1)
 
 
 class CrawlService:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import threading
 import time
-import urllib.robotparser
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import httpcore
 import httpx
+from protego import Protego
 
 from services.errors import ValidationFailed
 from services.ingest.parsing import SUPPORTED_SUFFIXES
@@ -88,7 +88,7 @@ class Fetcher:
             transport=transport, trust_env=False, follow_redirects=False,
             timeout=httpx.Timeout(settings.fetch_timeout), headers={"User-Agent": settings.fetch_user_agent},
         )
-        self._robots: dict[str, urllib.robotparser.RobotFileParser] = {}
+        self._robots: dict[str, Protego] = {}
         self._last: dict[str, float] = {}
         self._slots: dict[str, threading.Semaphore] = {}
         self._lock = threading.Lock()
@@ -136,22 +136,20 @@ class Fetcher:
         return FetchResult(first, current, None, reason=f"More than {MAX_REDIRECTS} redirects.")
 
     def robots_allow(self, url: str) -> bool:
-        parser = self.robots_for(url)
-        return parser.can_fetch(self.settings.fetch_user_agent, url)
+        return bool(self.robots_for(url).can_fetch(url, self.settings.fetch_user_agent))
 
-    def robots_for(self, url: str) -> urllib.robotparser.RobotFileParser:
+    def robots_for(self, url: str) -> Protego:
+        """The origin's robots.txt, read by Protego (RFC 9309: ``*`` and ``$`` wildcards, longest match wins);
+        none, or one that cannot be read, allows everything."""
         parts = urlsplit(url)
         origin = f"{parts.scheme}://{parts.netloc}"
         with self._lock:
             cached = self._robots.get(origin)
         if cached is not None:
             return cached
-        parser = urllib.robotparser.RobotFileParser(origin + "/robots.txt")
         got = self.fetch(origin + "/robots.txt", types=(), robots=False)
-        if got.ok and got.status == 200:
-            parser.parse(got.body.decode("utf-8", errors="replace").splitlines())
-        else:
-            parser.parse([])  # no robots.txt (or unreadable): everything is allowed
+        text = got.body.decode("utf-8", errors="replace") if got.ok and got.status == 200 else ""
+        parser = Protego.parse(text)
         with self._lock:
             self._robots[origin] = parser
         return parser

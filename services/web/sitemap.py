@@ -142,7 +142,7 @@ def analyze_site(url: str, *, fetcher: Fetcher, time_limit: float = 50, max_urls
 
     parts = urlsplit(start)
     origin = f"{parts.scheme}://{parts.netloc}"
-    candidates = list(fetcher.robots_for(start).site_maps() or [])
+    candidates = [str(u) for u in fetcher.robots_for(start).sitemaps]
     base = start if start.endswith("/") or "." not in start.rsplit("/", 1)[-1] else start.rsplit("/", 1)[0]
     candidates += [base.rstrip("/") + "/sitemap.xml", origin + "/sitemap.xml"]
     found: list[str] = []

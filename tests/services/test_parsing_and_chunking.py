@@ -142,8 +142,7 @@ def test_html_headings_become_hashes_and_chrome_is_removed():
         "First paragraph with bold and a link.",
         "## Sub heading",
         "Second paragraph.",
-        "Item one",
-        "Item two",
+        "- Item one\n- Item two",
         "### Third level",
         "Div text",
     ]
@@ -386,3 +385,18 @@ def test_empty_and_tiny_texts():
 def test_overlap_must_be_smaller_than_size():
     with pytest.raises(ValueError):
         chunk_text("text", size=100, overlap=100)
+
+
+def test_hash_lines_inside_fenced_code_are_not_headings():
+    text = (
+        "# Sorting\n\nSort a list.\n\n"
+        "```python\n# sort by age\nsorted(people, key=age)\n\n# newest first\n```\n\n"
+        "More text.\n\n"
+        "~~~~\n## a tilde fence\n```\n# still code: a shorter or other fence does not close it\n~~~~\n\n"
+        "## Keys\n\nKey functions.\n\n"
+        "````\n# an unclosed fence runs to the end\n"
+    )
+    chunks = chunk_text(text, size=1000, overlap=0)
+    _assert_exact_slices(text, chunks, 1000)
+    assert [c.heading_path for c in chunks] == [("Sorting",), ("Sorting", "Keys")]
+    assert "# newest first" in chunks[0].text and "# still code" in chunks[0].text

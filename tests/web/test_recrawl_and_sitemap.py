@@ -106,3 +106,24 @@ def test_robots_txt_is_respected_unless_turned_off(services, site_dir, serve_dir
     assert not refused.ok and "robots.txt" in refused.reason
     with Fetcher(settings=web_settings(services, fetch_respect_robots=False), resolver=loopback_resolver) as fetcher:
         assert fetcher.fetch(base + "/private/page.html").ok
+
+
+def test_robots_txt_wildcards_follow_rfc_9309(services, site_dir, serve_dir):
+    """``*`` matches any run of characters and ``$`` anchors the end; the longest matching rule wins."""
+    site_dir.mkdir()
+    for folder in ("docs", "private-2024", "private-ok"):
+        (site_dir / folder).mkdir()
+    for path in ("docs/guide.pdf", "docs/guide.pdf.html", "docs/page.html", "private-2024/secret.html",
+                 "private-ok/secret.html"):
+        (site_dir / path).write_text("<html><body><p>Some text.</p></body></html>")
+    (site_dir / "robots.txt").write_text("User-agent: *\nDisallow: /*.pdf$\nDisallow: /private*/secret\n"
+                                         "Allow: /private-ok/secret\n")
+    base = serve_dir(site_dir)
+    with Fetcher(settings=web_settings(services), resolver=loopback_resolver) as fetcher:
+        allowed = {p: fetcher.robots_allow(f"{base}/{p}") for p in ("docs/guide.pdf", "docs/guide.pdf.html",
+                   "docs/page.html", "private-2024/secret.html", "private-ok/secret.html")}
+        refused = fetcher.fetch(base + "/private-2024/secret.html")
+    assert allowed == {"docs/guide.pdf": False, "docs/guide.pdf.html": True, "docs/page.html": True,
+                       "private-2024/secret.html": False, "private-ok/secret.html": True}
+    assert not refused.ok and "robots.txt" in refused.reason
+
