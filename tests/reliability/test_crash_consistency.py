@@ -123,6 +123,7 @@ def _kill_stores(data_dir: Path) -> int:
     return len(victims)
 
 
+@pytest.mark.embedded_only
 @pytest.mark.parametrize("seed", range(SERVER_KILLS))
 def test_kill_ingest_and_stores_then_restart(seed, corpus, reference, tmp_path_factory):
     """The stores die with the ingest (as in a power cut); a fresh process brings them back and completes."""
