@@ -64,7 +64,7 @@ class GraphStore:
                 pass
 
 
-def _ping_socket(socket_path: Path) -> bool:
+def ping_socket(socket_path: Path) -> bool:
     import redis
 
     try:
@@ -97,7 +97,7 @@ def start_embedded_falkordb(data_dir: Path) -> Path:
     pid_file, log_file = folder / "redis.pid", folder / "redis.log"
     with open(folder / ".start.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if socket_path.exists() and _ping_socket(socket_path):
+        if socket_path.exists() and ping_socket(socket_path):
             return socket_path
         if not _pid_alive(pid_file):  # a killed server leaves both files behind
             pid_file.unlink(missing_ok=True)
@@ -115,7 +115,7 @@ def start_embedded_falkordb(data_dir: Path) -> Path:
             raise StoreUnavailable(f"The embedded FalkorDB did not start ({exc}); see {log_file}.") from exc
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            if socket_path.exists() and _ping_socket(socket_path):
+            if socket_path.exists() and ping_socket(socket_path):
                 return socket_path
             time.sleep(0.1)
     tail = log_file.read_text(errors="replace")[-800:] if log_file.exists() else ""

@@ -46,6 +46,7 @@ class PostgresHealth:
     pgvector_version: str
     schema_version: int
     location: str
+    shared_with: tuple[str, ...] = ()  # the other workbench processes on this database ("rag pid 42")
 
 
 def start_embedded_postgres(data_dir: Path) -> str:
@@ -249,8 +250,18 @@ def ensure_hnsw_index(engine: Engine, dim: int, *, m: int | None = None, ef_cons
         )
 
 
+def workbench_processes(conn: sa.Connection) -> tuple[str, ...]:
+    """The other workbench processes connected to this database ("rag pid 42", "streamlit pid 7"), sorted."""
+    rows = conn.execute(sa.text(
+        "SELECT DISTINCT application_name FROM pg_stat_activity "
+        "WHERE datname = current_database() AND application_name LIKE :prefix AND application_name <> :me"
+    ), {"prefix": APPLICATION_PREFIX + " %", "me": application_name()}).scalars().all()
+    return tuple(sorted(str(name)[len(APPLICATION_PREFIX) + 1:] for name in rows))
+
+
 def postgres_health(engine: Engine, settings: Settings) -> PostgresHealth:
     with engine.connect() as conn:
+        shared_with = workbench_processes(conn)
         server = conn.execute(sa.text("SHOW server_version")).scalar_one()
         vector = conn.execute(
             sa.text("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
@@ -260,4 +271,4 @@ def postgres_health(engine: Engine, settings: Settings) -> PostgresHealth:
         kind, location = "DATABASE_URL", mask_url(engine.url.render_as_string(hide_password=True))
     else:
         kind, location = "embedded", str(settings.data_dir / "pg")
-    return PostgresHealth(kind, str(server), str(vector or "missing"), int(schema or 0), location)
+    return PostgresHealth(kind, str(server), str(vector or "missing"), int(schema or 0), location, shared_with)
