@@ -32,10 +32,10 @@ APPLICATION_PREFIX = "rag-workbench"
 
 
 def application_name() -> str:
-    """This process as PostgreSQL's ``application_name`` (``rag``, ``streamlit``, ``pytest``…, and its pid)."""
+    """This process as PostgreSQL's ``application_name`` (``app``, ``rag``, ``pytest``…, and its pid)."""
     path = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("python")
-    program = path.parent.name if path.name == "__main__.py" else path.name  # python -m cli / -m streamlit
-    program = {"cli": "rag"}.get(program, program)
+    program = path.parent.name if path.name == "__main__.py" else path.name  # python -m cli
+    program = {"cli": "rag", "Home.py": "app"}.get(program, program)  # streamlit sets argv[0] to the script
     return f"{APPLICATION_PREFIX} {program} pid {os.getpid()}"[:63]  # PostgreSQL keeps 63 bytes
 
 
@@ -251,7 +251,7 @@ def ensure_hnsw_index(engine: Engine, dim: int, *, m: int | None = None, ef_cons
 
 
 def workbench_processes(conn: sa.Connection) -> tuple[str, ...]:
-    """The other workbench processes connected to this database ("rag pid 42", "streamlit pid 7"), sorted."""
+    """The other workbench processes connected to this database ("rag pid 42", "app pid 7"), sorted."""
     rows = conn.execute(sa.text(
         "SELECT DISTINCT application_name FROM pg_stat_activity "
         "WHERE datname = current_database() AND application_name LIKE :prefix AND application_name <> :me"

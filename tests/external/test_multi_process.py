@@ -178,7 +178,7 @@ def test_an_ingest_in_one_app_is_seen_everywhere_and_runs_once(team, browser, se
         assert f"running: job {job_id} ingest:url into {collection}: files 2/50, ingested 2, failed 0" in status.stdout
         assert "postgres.kind: DATABASE_URL" in status.stdout
         shared = next(line for line in status.stdout.splitlines() if line.startswith("postgres.shared_with: "))
-        assert shared.count("streamlit pid") >= 2 and "rag pid" in shared, shared  # both apps and rag mcp
+        assert shared.count("app pid") >= 2 and "rag pid" in shared, shared  # both apps and rag mcp
 
         assert services.jobs.get(job_id).status == "running"
 
