@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-report bench-onnx bench-docx
+.PHONY: run test test-external test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-report bench-onnx bench-docx
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,21 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
 
+# The store-facing suites again on a PostgreSQL and a FalkorDB server started for the run on 127.0.0.1
+# (TCP, passwords, a non-superuser role; tests/utils/external_servers.py), plus tests/external.
+EXTERNAL_TESTS := tests/external tests/services tests/graph tests/reliability/test_crash_consistency.py \
+	tests/reliability/test_backup_restore.py tests/reliability/test_concurrency_duplicates.py \
+	tests/reliability/test_concurrency_metadata.py tests/reliability/test_concurrency_embedder.py \
+	tests/reliability/test_concurrency_load.py
+
 test: install browser-deps
 	$(VENV)/bin/ruff check --no-cache .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
+	$(PY) -m pytest --stores=external $(EXTERNAL_TESTS)
+
+test-external: install browser-deps
+	$(PY) -m pytest --stores=external $(EXTERNAL_TESTS)
 
 test-fast: install
 	$(PY) -m pytest -m "not slow and not browser"

@@ -41,12 +41,17 @@ def show(as_json: bool) -> None:
 def status(as_json: bool) -> None:
     """Check that the stores answer: PostgreSQL and pgvector, the embedding model, the graph store.
 
+    Also lists the jobs running now, in any process, with their progress, and the other workbench
+    processes connected to the same database (postgres.shared_with).
+
     JSON: {"postgres": {...}, "embedding": {"model", "dimension"}, "graph": {"kind", "location"} or null,
-    "collections": n}. Exits 5 when a store is unavailable.
+    "collections": n, "running_jobs": [{"id", "kind", "collection", "progress"}]}. Exits 5 when a store is unavailable.
     """
     svc = context.get_services()
     try:
-        data: dict[str, Any] = {**svc.health(), "collections": len(svc.collections.list())}
+        running = [{"id": j.id, "kind": j.kind, "collection": j.params.get("collection"), "progress": j.progress}
+                   for j in svc.jobs.recent(100) if j.status == "running"]
+        data: dict[str, Any] = {**svc.health(), "collections": len(svc.collections.list()), "running_jobs": running}
     except WorkbenchError:
         raise
     except Exception as exc:  # a driver error from a store that stopped answering
@@ -54,10 +59,15 @@ def status(as_json: bool) -> None:
 
     def human() -> None:
         for key, value in data["postgres"].items():
-            click.echo(f"postgres.{key}: {value}")
+            click.echo(f"postgres.{key}: {', '.join(value) or 'none' if isinstance(value, tuple | list) else value}")
         click.echo(f"embedding: {data['embedding']['model']} ({data['embedding']['dimension']}-d)")
         graph = data["graph"]
         click.echo(f"graph: {graph['kind']} at {graph['location']}" if graph else "graph: off")
         click.echo(f"collections: {data['collections']}")
+        for job in running:
+            p = job["progress"]
+            click.echo(f"running: job {job['id']} {job['kind']} into {job['collection']}: files "
+                       f"{p.get('files_done', 0)}/{p.get('files_total', 0)}, ingested {p.get('ingested', 0)}, "
+                       f"failed {p.get('failed', 0)}")
 
     emit(data, as_json, human)

@@ -1,8 +1,8 @@
-"""The ``rag`` command group: collections, ingest, documents, search, graph, backup/restore, config, status, mcp.
+"""The ``rag`` command group: collections, ingest, documents, search, graph, backup/restore, config, status, stores, mcp.
 
 Exit codes: 0 ok; 1 other error; 2 bad input (validation, unsupported input,
-embedding-model mismatch, bad JSON); 3 not found; 4 already exists or already
-in progress; 5 configuration or store unavailable; 6 an ingest or crawl stored
+embedding-model mismatch, bad JSON); 3 not found; 4 already exists, already
+in progress or in use; 5 configuration or store unavailable; 6 an ingest or crawl stored
 nothing (every item failed or was refused); 7 an ingest or crawl stored some
 items while others failed. Errors print one line,
 ``Error: <message>``, on stderr and never a traceback (``RAG_DEBUG=1`` shows
@@ -24,7 +24,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import ask, backup, collection, config, document, graph, ingest, mcp_cmd, search, web  # noqa: E402
+from cli import ask, backup, collection, config, document, graph, ingest, mcp_cmd, search, stores, web  # noqa: E402
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 
@@ -79,7 +79,7 @@ def cli() -> None:
       1  unexpected error, or a job that was cancelled or interrupted
       2  bad input (validation, unsupported file, embedding-model mismatch, bad JSON)
       3  not found
-      4  already exists, or the same ingest is already running
+      4  already exists, the same ingest is already running, or the stores are in use
       5  settings wrong or a store unavailable
       6  an ingest or crawl stored nothing: every item failed or was refused
       7  an ingest or crawl stored some items, and others failed
@@ -97,6 +97,7 @@ cli.add_command(search.search)
 cli.add_command(graph.group)
 cli.add_command(config.group)
 cli.add_command(config.status)
+cli.add_command(stores.group)
 cli.add_command(mcp_cmd.mcp)
 cli.add_command(ask.ask)
 cli.add_command(ask.memory)

@@ -46,6 +46,14 @@ def show_job(svc: Services, job_id: int) -> Job:
     return job
 
 
+def running_elsewhere(jobs: list[Job], own: int | None = None) -> None:
+    """Live progress of the jobs running now in other sessions or processes (another app, `rag`, MCP)."""
+    for job in jobs:
+        if job.status == "running" and job.id != own:
+            st.progress(_fraction(job), text=f"Job {job.id} ({job.kind} into {md_escape(str(job.params.get('collection')))}, "
+                                             f"started elsewhere) · Working… {progress_text(job)}")
+
+
 def jobs_table(jobs: list[Job]) -> None:
     if not jobs:
         st.caption("No ingestion jobs yet.")

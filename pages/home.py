@@ -27,6 +27,7 @@ def render() -> None:
         st.markdown(f"**PostgreSQL** ({'embedded' if pg['kind'] == 'embedded' else 'from DATABASE_URL'})")
         st.caption(f"server {pg['server_version']} · pgvector {pg['pgvector_version']} · schema v{pg['schema_version']}")
         st.code(pg["location"], language=None)
+        st.caption(shared_with_text(pg))
     with s2.container(border=True):
         st.markdown("**Embedding model**")
         if emb["dimension"] is None:
@@ -48,6 +49,16 @@ def render() -> None:
 
     st.subheader("Recent ingestion jobs")
     jobs_table(svc.jobs.recent(10))
+
+
+def shared_with_text(pg: dict) -> str:
+    """Which other workbench processes use these stores; for the embedded ones, that they outlive this app."""
+    others = pg["shared_with"]
+    text = f"Shared with {len(others)} other process(es): {', '.join(others)}." if others else \
+        "No other app, CLI or MCP process is connected."
+    if pg["kind"] == "embedded":
+        text += " The embedded servers keep running after the app exits (`rag stores status`, `rag stores stop`)."
+    return text
 
 
 serve(render)

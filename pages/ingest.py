@@ -4,7 +4,7 @@ import streamlit as st
 
 from components.app_shell import serve
 from components.feedback import parse_json_object, user_errors
-from components.jobs_view import jobs_table, show_job
+from components.jobs_view import jobs_table, running_elsewhere, show_job
 from components.markdown_text import md_escape
 from components.resources import get_services
 from components.state import Keys
@@ -27,10 +27,12 @@ def render() -> None:
     @st.fragment(run_every=1.0)
     def live_job() -> None:
         job_id = st.session_state.get(Keys.INGEST_JOB)
+        recent = svc.jobs.recent(10)
+        running_elsewhere(recent, own=job_id)
         if job_id is None:
             st.caption("Start an ingest above; its progress shows here.")
             st.markdown("**Recent jobs**")
-            jobs_table(svc.jobs.recent(10))
+            jobs_table(recent)
             return
         job = show_job(svc, job_id)
         if job.status == "running":
@@ -41,7 +43,7 @@ def render() -> None:
             st.rerun()  # refresh counts elsewhere on the page once the job ends
         st.session_state["ingest.was_running"] = job.status == "running"
         st.markdown("**Recent jobs**")
-        jobs_table(svc.jobs.recent(10))
+        jobs_table(recent)
 
 
     def submit(build) -> None:

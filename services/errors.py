@@ -55,3 +55,7 @@ class JobInProgress(WorkbenchError):
 
 class EditConflict(WorkbenchError):
     """A change was based on a copy that someone else has changed since; reload it and try again."""
+
+
+class InUse(WorkbenchError):
+    """Something other processes still use (the embedded stores) was not stopped."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 import os
 import socket
 import threading
@@ -23,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from services.errors import JobInProgress, NotFound
 
+log = logging.getLogger(__name__)
 STALE_AFTER = dt.timedelta(minutes=2)  # no heartbeat for this long: the owner is gone
 HEARTBEAT_EVERY = 0.5  # seconds between progress writes
 _WHAT = {"graph:rebuild": "graph rebuild", "ingest:url": "crawl"}  # job kind -> words in messages
@@ -72,6 +74,9 @@ class JobReporter:
     """Accumulates a running job's progress and writes it back at most every HEARTBEAT_EVERY s.
 
     Each write carries the counters and only the items added or changed since the last write.
+    A change that falls inside the interval is written when it ends (a timer), not at the next
+    change: other processes show this progress, and the next change may be a long step away
+    (a slow page fetch, a large file's parse).
     """
 
     jobs: JobService
@@ -81,6 +86,7 @@ class JobReporter:
     _last: float = 0.0
     _dirty: set[int] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _trailing: threading.Timer | None = None
 
     def update(self, **counters: Any) -> None:
         with self._lock:
@@ -111,14 +117,27 @@ class JobReporter:
 
     def flush(self, *, force: bool = True) -> None:
         now = time.monotonic()
-        if not force and now - self._last < HEARTBEAT_EVERY:
-            return
-        self._last = now
         with self._lock:
+            wait = HEARTBEAT_EVERY - (now - self._last)
+            if not force and wait > 0:
+                if self._trailing is None:
+                    self._trailing = threading.Timer(wait, self._flush_trailing)
+                    self._trailing.daemon = True
+                    self._trailing.start()
+                return
+            self._last = now
             progress = dict(self.progress)
             changed = {i: dict(self.items[i]) for i in sorted(self._dirty)}
             self._dirty.clear()
         self.jobs.write_progress(self.job_id, progress, changed)
+
+    def _flush_trailing(self) -> None:
+        with self._lock:
+            self._trailing = None
+        try:
+            self.flush()
+        except Exception:  # a store hiccup: the next change or the job's end writes it again
+            log.debug("trailing progress write failed for job %s", self.job_id, exc_info=True)
 
     def cancelled(self) -> bool:
         return self.jobs.cancel_requested(self.job_id)

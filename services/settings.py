@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(default=None, validation_alias=_alias("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=_alias("OPENAI_BASE_URL"))
 
+    falkordb_url: str | None = Field(
+        default=None, validation_alias=_alias("FALKORDB_URL"),
+        description="A FalkorDB server, e.g. redis://:password@host:6379 (rediss:// for TLS); "
+                    "empty: the embedded one in the data folder.")
     neo4j_uri: str | None = Field(default=None, validation_alias=_alias("NEO4J_URI"))
     neo4j_user: str = Field(default="neo4j", validation_alias=_alias("NEO4J_USER"))
     neo4j_password: SecretStr | None = Field(default=None, validation_alias=_alias("NEO4J_PASSWORD"))
@@ -157,6 +161,10 @@ class Settings(BaseSettings):
     @property
     def uses_embedded_postgres(self) -> bool:
         return not self.database_url
+
+    @property
+    def uses_embedded_falkordb(self) -> bool:
+        return self.graph_enabled and not self.falkordb_url and not self.neo4j_uri
 
     def masked(self) -> dict[str, Any]:
         """Settings as plain values with secrets masked, for display."""

@@ -1,8 +1,17 @@
-"""Shared fixtures: one real embedded PostgreSQL and one real embedding model for the whole run.
+"""Shared fixtures: one real PostgreSQL, one real FalkorDB and one real embedding model for the whole run.
 
 The data folder is a fresh temporary directory per test session, set through
 ``RAG_DATA_DIR`` before anything reads the settings, so the app under AppTest,
 the CLI and the service tests all use the same real stores.
+
+``--stores=embedded`` (the default) runs on the embedded servers in that folder.
+``--stores=external`` first starts a PostgreSQL server (TCP on 127.0.0.1, SCRAM
+passwords, a non-superuser role owning its database) and a password-protected
+FalkorDB server, and points ``DATABASE_URL`` and ``RAG_FALKORDB_URL`` at them, so
+the same test modules run against servers set up as a team would run them
+(tests/utils/external_servers.py). ``make test`` runs the store-facing modules
+both ways; tests marked ``embedded_only`` (they kill or inspect the embedded
+servers themselves) are skipped on external servers.
 """
 
 from __future__ import annotations
@@ -19,10 +28,52 @@ _DATA_DIR = Path(tempfile.mkdtemp(prefix="rag-test-"))
 os.environ["RAG_DATA_DIR"] = str(_DATA_DIR)
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["RAG_CONFIG_FILE"] = str(_DATA_DIR / "no-user-config.toml")
-for _var in ("DATABASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_URI"):
+for _var in ("DATABASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_URI", "RAG_FALKORDB_URL", "FALKORDB_URL",
+             "RAG_DATABASE_URL"):
     os.environ.pop(_var, None)
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+_external: list = []  # the servers started for --stores=external, stopped at the end of the session
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--stores", choices=("embedded", "external"), default="embedded",
+                     help="embedded: the default stores in the test data folder; external: a PostgreSQL and a "
+                          "FalkorDB server started for the session on 127.0.0.1, with passwords")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--stores") == "external" and not _external:
+        from tests.utils.external_servers import start_falkordb, start_postgres
+
+        _external.append(start_postgres(Path(tempfile.mkdtemp(prefix="rag-ext-pg-"))))
+        _external.append(start_falkordb(Path(tempfile.mkdtemp(prefix="rag-ext-falkordb-"))))
+        os.environ["DATABASE_URL"] = _external[0].url()
+        os.environ["RAG_FALKORDB_URL"] = _external[1].url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    while _external:
+        _external.pop().stop()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--stores") != "external":
+        return
+    skip = pytest.mark.skip(reason="kills or inspects the embedded servers; this run uses external ones")
+    for item in items:
+        if item.get_closest_marker("embedded_only"):
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def external_servers() -> list:
+    """[ExternalPostgres, ExternalFalkorDB] of a --stores=external run; skips the test otherwise."""
+    if not _external:
+        pytest.skip("needs --stores=external (make test runs it)")
+    return _external
 
 
 @pytest.fixture(scope="session")

