@@ -9,7 +9,6 @@ import click
 from cli import context
 from cli.output import emit, json_option
 from services.errors import StoreUnavailable, WorkbenchError
-from services.settings import user_config_file
 
 
 @click.group("config")
@@ -25,6 +24,8 @@ def show(as_json: bool) -> None:
     Priority: environment > .env > user config file > defaults. Starts nothing.
     JSON: {"config_file": {"path", "exists"}, "settings": {name: value}}.
     """
+    from services.settings import user_config_file
+
     path = user_config_file()
     data = {"config_file": {"path": str(path), "exists": path.is_file()}, "settings": context.get_settings().masked()}
 

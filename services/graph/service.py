@@ -12,23 +12,25 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+import threading
 import time
 from collections import deque
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
-from llama_index.core.schema import BaseNode, TextNode, TransformComponent
 from sqlalchemy.engine import Engine
 
 from services.errors import NotFound, StoreUnavailable, ValidationFailed
 from services.graph import queries as q
-from services.graph.extraction import SpacyTemporalExtractor
 from services.graph.model import Entity, Fact, GraphIndexResult, Subgraph
 from services.graph.temporal import SINGLE_VALUED, ChainFact, resolve_chain, valid_from_for
 from services.stores import chunk_store
 from services.stores.graph_store import GraphStore
+from services.stores.lazy_graph_store import LazyGraphStore
+
+if TYPE_CHECKING:  # LlamaIndex takes seconds to import: only indexing a document needs it
+    from llama_index.core.schema import BaseNode, TransformComponent
 
 log = logging.getLogger(__name__)
 SEGMENT_CHARS = 50_000
@@ -49,23 +51,45 @@ def _segments(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def ensure_graph_indexes(store: GraphStore | LazyGraphStore) -> None:
+    """Create the graph's indexes; one that exists already is fine (FalkorDB has no IF NOT EXISTS)."""
+    for statement in q.INDEXES:
+        try:
+            store.query(statement)
+        except StoreUnavailable as exc:
+            # FalkorDB: "Attribute 'key' is already indexed"; Neo4j: "An equivalent index already exists".
+            if not re.search(r"already (indexed|exists)", str(exc), flags=re.I):
+                raise
+
+
 class GraphService:
-    def __init__(self, *, engine: Engine, store: GraphStore, extractor: TransformComponent | None = None,
-                 batch_size: int = 500) -> None:
+    """``extractor`` (or ``extractor_factory``, called on the first document indexed) finds the facts;
+    by default spaCy's. Nothing is loaded until a document is indexed."""
+
+    def __init__(self, *, engine: Engine, store: GraphStore | LazyGraphStore,
+                 extractor: TransformComponent | None = None,
+                 extractor_factory: Callable[[], TransformComponent] | None = None, batch_size: int = 500) -> None:
         self.engine = engine
         self.store = store
-        self.extractor = extractor or SpacyTemporalExtractor()
+        self._extractor = extractor
+        self._extractor_factory = extractor_factory
+        self._extractor_lock = threading.Lock()
         self.batch_size = batch_size
 
+    @property
+    def extractor(self) -> TransformComponent:
+        with self._extractor_lock:
+            if self._extractor is None:
+                if self._extractor_factory is not None:
+                    self._extractor = self._extractor_factory()
+                else:
+                    from services.graph.extraction import SpacyTemporalExtractor
+
+                    self._extractor = SpacyTemporalExtractor()
+            return self._extractor
+
     def ensure_indexes(self) -> None:
-        """Create the graph's indexes; one that exists already is fine (FalkorDB has no IF NOT EXISTS)."""
-        for statement in q.INDEXES:
-            try:
-                self.store.query(statement)
-            except StoreUnavailable as exc:
-                # FalkorDB: "Attribute 'key' is already indexed"; Neo4j: "An equivalent index already exists".
-                if not re.search(r"already (indexed|exists)", str(exc), flags=re.I):
-                    raise
+        ensure_graph_indexes(self.store)
 
     # -- writing -------------------------------------------------------------------------
     def index_document(self, document_id: int) -> GraphIndexResult:
@@ -95,6 +119,9 @@ class GraphService:
         removing = time.perf_counter()
         self.remove_document(document_id)
         started = time.perf_counter()
+        from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
+        from llama_index.core.schema import TextNode
+
         nodes: Sequence[BaseNode] = self.extractor([TextNode(text=t, start_char_idx=s) for s, t in _segments(doc.content)])
         extracted = time.perf_counter()
         starts, chunk_ids = [s for _, s in chunks], [i for i, _ in chunks]
