@@ -40,10 +40,11 @@ def show(as_json: bool) -> None:
 @click.command("status")
 @json_option
 def status(as_json: bool) -> None:
-    """Check that the stores answer: PostgreSQL and pgvector, the embedding model, the graph store.
+    """Check that the stores answer: PostgreSQL and pgvector, the graph store; name the embedding model.
 
-    JSON: {"postgres": {...}, "embedding": {"model", "dimension"}, "graph": {"kind", "location"} or null,
-    "collections": n}. Exits 5 when a store is unavailable.
+    The model is not loaded for this (it loads on first use): its dimension is the one its files declare.
+    JSON: {"postgres": {...}, "embedding": {"model", "dimension", "loaded"}, "graph": {"kind", "location"}
+    or null, "collections": n}. Exits 5 when a store is unavailable.
     """
     svc = context.get_services()
     try:
@@ -56,7 +57,9 @@ def status(as_json: bool) -> None:
     def human() -> None:
         for key, value in data["postgres"].items():
             click.echo(f"postgres.{key}: {value}")
-        click.echo(f"embedding: {data['embedding']['model']} ({data['embedding']['dimension']}-d)")
+        emb = data["embedding"]
+        click.echo(f"embedding: {emb['model']} ({emb['dimension'] or '?'}-d; "
+                   f"{'loaded' if emb['loaded'] else 'not loaded by this command: it loads on first use'})")
         graph = data["graph"]
         click.echo(f"graph: {graph['kind']} at {graph['location']}" if graph else "graph: off")
         click.echo(f"collections: {data['collections']}")
