@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-external test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-report bench-onnx bench-docx
+.PHONY: run test test-external test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-cli bench-report bench-onnx bench-docx
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,7 @@ bench: install browser-deps
 	$(PY) -m scripts.bench.bench_graph
 	$(PY) -m scripts.bench.bench_app
 	$(PY) -m scripts.bench.bench_docx
+	$(PY) -m scripts.bench.bench_cli --before docs/bench/before/cli.json
 	$(PY) -m scripts.bench.report
 
 # sotu (233 addresses): pipeline chunks/s against raw embedding, and where the time goes. DOCS=60 for a shorter run.
@@ -78,6 +79,11 @@ bench-graph: install
 
 bench-app: install browser-deps
 	$(PY) -m scripts.bench.bench_app
+
+# `rag` per call (a new process each, stores running): --help, lists, status, a cold search; docs/bench/cli.json.
+# docs/bench/before/cli.json is the run before issue 18 (the report shows both).
+bench-cli: install
+	$(PY) -m scripts.bench.bench_cli --before docs/bench/before/cli.json
 
 # The embedding model in ONNX Runtime against torch (speed, same vectors, recall); docs/bench/onnx.json.
 # Not part of `make bench`: about 15 minutes on a quiet machine.

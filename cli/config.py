@@ -9,7 +9,6 @@ import click
 from cli import context
 from cli.output import emit, json_option
 from services.errors import StoreUnavailable, WorkbenchError
-from services.settings import user_config_file
 
 
 @click.group("config")
@@ -25,6 +24,8 @@ def show(as_json: bool) -> None:
     Priority: environment > .env > user config file > defaults. Starts nothing.
     JSON: {"config_file": {"path", "exists"}, "settings": {name: value}}.
     """
+    from services.settings import user_config_file
+
     path = user_config_file()
     data = {"config_file": {"path": str(path), "exists": path.is_file()}, "settings": context.get_settings().masked()}
 
@@ -39,12 +40,13 @@ def show(as_json: bool) -> None:
 @click.command("status")
 @json_option
 def status(as_json: bool) -> None:
-    """Check that the stores answer: PostgreSQL and pgvector, the embedding model, the graph store.
+    """Check that the stores answer: PostgreSQL and pgvector, the graph store; name the embedding model.
 
+    The model is not loaded for this (it loads on first use): its dimension is the one its files declare.
     Also lists the jobs running now, in any process, with their progress, and the other workbench
     processes connected to the same database (postgres.shared_with).
 
-    JSON: {"postgres": {...}, "embedding": {"model", "dimension"}, "graph": {"kind", "location"} or null,
+    JSON: {"postgres": {...}, "embedding": {"model", "dimension", "loaded"}, "graph": {"kind", "location"} or null,
     "collections": n, "running_jobs": [{"id", "kind", "collection", "progress"}]}. Exits 5 when a store is unavailable.
     """
     svc = context.get_services()
@@ -60,7 +62,9 @@ def status(as_json: bool) -> None:
     def human() -> None:
         for key, value in data["postgres"].items():
             click.echo(f"postgres.{key}: {', '.join(value) or 'none' if isinstance(value, tuple | list) else value}")
-        click.echo(f"embedding: {data['embedding']['model']} ({data['embedding']['dimension']}-d)")
+        emb = data["embedding"]
+        click.echo(f"embedding: {emb['model']} ({emb['dimension'] or '?'}-d; "
+                   f"{'loaded' if emb['loaded'] else 'not loaded by this command: it loads on first use'})")
         graph = data["graph"]
         click.echo(f"graph: {graph['kind']} at {graph['location']}" if graph else "graph: off")
         click.echo(f"collections: {data['collections']}")

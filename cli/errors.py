@@ -20,7 +20,6 @@ from services.errors import (
     WorkbenchError,
 )
 from services.metadata_schema import json_problem, refuse_json_constant
-from services.redaction import scrub
 
 # First match wins; StoreUnavailable is a ConfigError. Anything else a service raises on purpose is 1.
 EXIT_CODES: list[tuple[type[WorkbenchError], int]] = [
@@ -74,6 +73,8 @@ class CliError(click.ClickException):
     """Printed by Click as ``Error: <message>`` on stderr; exits with ``exit_code``."""
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
+        from services.redaction import scrub  # (pydantic: not needed until something fails)
+
         super().__init__(scrub(one_line(message)))  # the secrets registered by the `rag` group
         self.exit_code = exit_code
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cli.context import get_services
 from cli.errors import fail_unless_done, parse_json
 from cli.output import emit, json_option
-from services.ingest.pipeline import IngestRequest
-from services.ingest.requests import directory_request, paths_request, text_request
-from services.ingest.stages import parse_mode
+
+if TYPE_CHECKING:
+    from services.ingest.pipeline import IngestRequest
 
 
 class _Bar:
@@ -94,6 +94,9 @@ def group() -> None:
 @common
 def text(collection: str, text: str | None, title: str, mode: str, metadata: str | None, as_json: bool) -> None:
     """Ingest TEXT as one document (omit TEXT or use - to read standard input)."""
+    from services.ingest.requests import text_request
+    from services.ingest.stages import parse_mode
+
     meta = parse_json(metadata, "--metadata")
     if text is None or text == "-":
         text = click.get_text_stream("stdin").read()
@@ -109,6 +112,9 @@ def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | Non
 
     Files are read one at a time; one over max_file_bytes is skipped by its size on disk, unread.
     """
+    from services.ingest.requests import paths_request
+    from services.ingest.stages import parse_mode
+
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
     request = paths_request(collection, list(paths), settings=svc.settings, metadata=meta, mode=parse_mode(mode))
@@ -126,6 +132,9 @@ def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | Non
 def directory(collection: str, path: str, include: tuple[str, ...], exclude: tuple[str, ...], recursive: bool,
               no_sidecar: bool, mode: str, metadata: str | None, as_json: bool) -> None:
     """Ingest every supported file under PATH (a metadata.csv beside them adds per-file metadata)."""
+    from services.ingest.requests import directory_request
+    from services.ingest.stages import parse_mode
+
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
     request = directory_request(collection, path, settings=svc.settings, include=list(include), exclude=list(exclude),

@@ -7,7 +7,6 @@ import click
 from cli.context import get_services
 from cli.errors import parse_json
 from cli.output import emit, json_option
-from services.retrieval.search import parse_search_mode
 
 
 def _snippet(segments: list[tuple[str, bool]], width: int = 240) -> str:
@@ -36,6 +35,8 @@ def search(query: str, collections: tuple[str, ...], mode: str, threshold: float
     JSON: {"query", "mode", "hits": [{"chunk_id", "document_id", "title", "score", "text", ...}], "counts",
     "timings_ms", "notes"}.
     """
+    from services.retrieval.search import parse_search_mode
+
     svc = get_services()
     filters = parse_json(filter_, "--filter")
     response = svc.search.search(

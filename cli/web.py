@@ -7,8 +7,6 @@ import click
 from cli.context import get_services
 from cli.errors import fail_unless_done
 from cli.output import emit, json_option
-from services.ingest.stages import parse_mode
-from services.web.crawl import CrawlRequest
 
 
 @click.command("url")
@@ -37,6 +35,9 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
     JSON: {"crawl_id", "job_id", "status", "progress", "pages": [{"url", "status", "reason", "document_id",
     "depth"}], "deleted"}. Exits 1 when the crawl did not finish or a page failed.
     """
+    from services.ingest.stages import parse_mode
+    from services.web.crawl import CrawlRequest
+
     request = CrawlRequest(collection, url, mode=parse_mode(mode), max_pages=max_pages if crawl else 1,
                            max_depth=max_depth if crawl else 0, same_domain=not any_domain, path_prefix=path_prefix,
                            include=list(include), exclude=list(exclude), render_js=render_js)

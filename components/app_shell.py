@@ -25,6 +25,7 @@ from pathlib import Path
 import streamlit as st
 
 from components.auth import access_gate
+from components.resources import start_loading_model
 from components.state import init_state
 
 ICON = Path(__file__).resolve().parents[1] / "static" / "favicon.png"
@@ -70,6 +71,7 @@ def main() -> None:
         page.run()
     finally:
         _serving.reset(token)
+    start_loading_model()  # after the page is drawn, so that the first page never waits for the model
 
 
 def serve(render: Callable[[], None]) -> None:

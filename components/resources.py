@@ -10,9 +10,9 @@ from services.errors import WorkbenchError
 from services.redaction import scrub
 
 
-@st.cache_resource(show_spinner="Starting the stores and loading the embedding model…")
+@st.cache_resource(show_spinner="Starting the stores…")
 def _services() -> Services:
-    return build_services(defer_model=True)  # Home draws while the model finishes loading
+    return build_services()  # the model loads later: see start_loading_model
 
 
 def get_services() -> Services:
@@ -23,6 +23,18 @@ def get_services() -> Services:
         st.error(scrub(f"The workbench could not start: {exc}"), icon=":material/error:")
         st.stop()
         raise  # unreachable: st.stop() raises
+
+
+def start_loading_model() -> None:
+    """Once a page has been drawn, load the embedding model in a background thread (once per process).
+
+    Home never waits for the model's imports (seconds of CPU), and by the time someone has typed
+    a search the model is usually there; a search that comes first waits for it.
+    """
+    try:
+        _services().start_loading_model()
+    except WorkbenchError:
+        pass  # the stores did not start: the page has said so
 
 
 @st.cache_resource(show_spinner=False)

@@ -25,8 +25,10 @@ class AppContext:
 
 @asynccontextmanager
 async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[AppContext]:
-    """Start (or reuse) the stores and the model once for the server's lifetime."""
+    """Start (or reuse) the stores once for the server's lifetime; the model loads in the background meanwhile
+    (a server lives long enough for its first search to want it ready; the tools answer without waiting for it)."""
     services = await anyio.to_thread.run_sync(process.get_services)
+    services.start_loading_model()
     try:
         yield AppContext(services)
     finally:

@@ -30,10 +30,11 @@ def render() -> None:
         st.caption(shared_with_text(pg))
     with s2.container(border=True):
         st.markdown("**Embedding model**")
-        if emb["dimension"] is None:
-            st.caption(f"{emb['model']} · loading in the background (the first search waits for it)")
+        size = f" · {emb['dimension']} dimensions" if emb["dimension"] else ""
+        if emb["loaded"]:
+            st.caption(f"{emb['model']}{size}")
         else:
-            st.caption(f"{emb['model']} · {emb['dimension']} dimensions")
+            st.caption(f"{emb['model']}{size} · loading in the background (the first search waits for it)")
     with s3.container(border=True):
         graph = health["graph"]
         st.markdown("**Knowledge graph**")

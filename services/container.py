@@ -1,4 +1,10 @@
-"""The services container: one per process, shared by the app (cached), the CLI and the MCP server."""
+"""The services container: one per process, shared by the app (cached), the CLI and the MCP server.
+
+Building it connects to PostgreSQL (every command needs it) and nothing else:
+the embedding model, the graph store, spaCy and the LLM client are made on
+first use, so a command that does not embed or query the graph never imports
+torch, transformers, spaCy or LlamaIndex (tests/test_lazy_imports.py).
+"""
 
 from __future__ import annotations
 
@@ -12,10 +18,8 @@ from services.collections import CollectionService
 from services.documents import DocumentService
 from services.errors import ConfigError
 from services.graph.diagrams import DiagramService
-from services.graph.extraction import SpacyTemporalExtractor
-from services.graph.extraction_llm import LLMTemporalExtractor
 from services.graph.lookup import GraphLookup
-from services.graph.service import GraphService
+from services.graph.service import GraphService, ensure_graph_indexes
 from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
 from services.retrieval.ask import AskService
@@ -25,8 +29,9 @@ from services.retrieval.memory import MemoryService
 from services.retrieval.retriever import GraphAwareRetriever
 from services.retrieval.search import SearchService
 from services.settings import Settings, get_settings
-from services.stores.embeddings import DeferredEmbedder, TextEmbedder, embedder_name, load_in_background
+from services.stores.embeddings import DeferredEmbedder, TextEmbedder, lazy_embedder
 from services.stores.graph_store import GraphStore, create_graph_store
+from services.stores.lazy_graph_store import LazyGraphStore
 from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
 from services.web.crawl import CrawlService
@@ -37,7 +42,8 @@ class Services:
     """Every service of one process, built once by :func:`build_services`.
 
     ``graph`` and ``graph_store`` are None when the knowledge graph is turned off
-    (``graph_enabled = false``); everything else is always there.
+    (``graph_enabled = false``); everything else is always there. The graph store
+    opens, and the embedding model loads, on first use.
     """
 
     settings: Settings
@@ -56,20 +62,32 @@ class Services:
     backup: BackupService
     lookup: GraphLookup
     graph: GraphService | None = None
-    graph_store: GraphStore | None = None
+    graph_store: LazyGraphStore | None = None
 
     def health(self) -> dict[str, Any]:
+        """The stores answer (the graph store is opened for it); the embedding model is not loaded for it.
+
+        ``embedding.dimension`` is the model's, or the one its files declare while it is not loaded
+        (None when neither is known: a remote model not called yet); ``embedding.loaded`` says which.
+        """
         pg = postgres_health(self.engine, self.settings)
+        model = self.embedder
+        declared = model.declared_dim if isinstance(model, DeferredEmbedder) else None
         out: dict[str, Any] = {
             "postgres": pg.__dict__,
-            "embedding": {"model": self.embedder.name,
-                          "dimension": self.embedder.dim if self.embedder.ready else None},  # None: still loading
+            "embedding": {"model": model.name, "loaded": model.ready,
+                          "dimension": model.dim if model.ready else declared},
             "graph": None,
         }
         if self.graph_store is not None:
             self.graph_store.ping()
             out["graph"] = {"kind": self.graph_store.kind, "location": self.graph_store.location}
         return out
+
+    def start_loading_model(self) -> None:
+        """Load the embedding model in a background thread now, instead of on first use (the web app)."""
+        if isinstance(self.embedder, DeferredEmbedder):
+            self.embedder.start()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -80,36 +98,45 @@ class Services:
 def create_extractor(settings: Settings) -> Any:
     """The configured extractor: the LLM one when an LLM is configured (mode auto or llm), else spaCy."""
     if settings.extraction_mode == "llm" or (settings.extraction_mode == "auto" and settings.llm_configured):
+        from services.graph.extraction_llm import LLMTemporalExtractor
+
         llm = create_llm(settings)
         if llm is None:
             raise ConfigError("extraction_mode is 'llm' but no LLM is configured (OPENAI_API_KEY / OPENAI_BASE_URL).")
         return LLMTemporalExtractor(llm)
+    from services.graph.extraction import SpacyTemporalExtractor
+
     return SpacyTemporalExtractor(model_name=settings.spacy_model)
 
 
-def build_services(settings: Settings | None = None, *, embedder: TextEmbedder | None = None,
-                   defer_model: bool = False) -> Services:
-    """Start or connect to the stores, load the embedding model and wire the services.
+def open_graph_store(settings: Settings) -> GraphStore:
+    """Start or connect to the configured graph store and create its indexes (the lazy store's first use)."""
+    store = create_graph_store(settings)
+    try:
+        ensure_graph_indexes(store)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def build_services(settings: Settings | None = None, *, embedder: TextEmbedder | None = None) -> Services:
+    """Connect to PostgreSQL and wire the services; the model and the graph store wait for their first use.
 
     ``embedder`` lets a caller (tests, a second container in one process) share an
-    already-loaded model instead of loading it again. ``defer_model`` (the web app)
-    returns as soon as the stores are up while the model finishes loading in the
-    background; the first call that needs it waits for it, and a failure to load it
-    surfaces there.
+    already-loaded model instead of loading it again. Otherwise the model loads on
+    first use, or in the background from :meth:`Services.start_loading_model`
+    (the web app, once its first page is drawn); a call that needs it waits for
+    it, and a failure to load it surfaces there.
     """
     settings = settings or get_settings()
-    # The model loads (seconds of CPU) in a thread while the stores start (mostly waiting on their processes).
-    loading = None if embedder is not None else load_in_background(settings)
     engine = create_db_engine(settings)
     graph_store, graph = None, None
     if settings.graph_enabled:
-        graph_store = create_graph_store(settings)
+        graph_store = LazyGraphStore(lambda: open_graph_store(settings))
         graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
-                             extractor=create_extractor(settings))
-        graph.ensure_indexes()
-    if loading is not None:
-        embedder = DeferredEmbedder(embedder_name(settings), loading) if defer_model else loading.result()
-    assert embedder is not None
+                             extractor_factory=lambda: create_extractor(settings))
+    embedder = embedder or lazy_embedder(settings)
     collections = CollectionService(engine=engine, embedder=embedder, graph=graph)
     documents = DocumentService(engine=engine, graph=graph)
     jobs = JobService(engine=engine)

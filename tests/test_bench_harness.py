@@ -163,3 +163,21 @@ def test_results_file_carries_machine_versions_and_figures(tmp_path):
     assert data["figures"] == {"a": 1.5}
     assert data["machine"]["cores"] and "load_average_1m_at_end" in data["machine"]
     assert data["versions"]["streamlit"] != "not installed"
+
+
+def test_cli_bench_reads_importtime_lines():
+    from scripts.bench.bench_cli import import_profile, parse_importtime
+
+    stderr = "\n".join([
+        "import time: self [us] | cumulative | imported package",
+        "import time:       100 |        100 |     torch._C",
+        "import time:       400 |        500 |   torch",
+        "import time:        50 |        550 | cli.main",
+        "some other line",
+    ])
+    rows = parse_importtime(stderr)
+    assert rows == [("torch._C", 2, 100, 100), ("torch", 1, 400, 500), ("cli.main", 0, 50, 550)]
+    profile = import_profile(rows)
+    assert profile["total_ms"] == 0.55 and profile["modules"] == 3 and profile["heavy_imported"] == ["torch"]
+    assert profile["by_package_ms"] == {"torch": 0.5, "cli": 0.05}
+    assert list(profile["largest_imports_ms"]) == ["cli.main", "torch"]

@@ -17,17 +17,19 @@ from typing import Any
 if __package__ in (None, ""):  # run as a file
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from scripts.bench.cli_report import cli_section
 from scripts.bench.common import RESULTS_DIR, ROOT
 from scripts.bench.docx_report import docx_section
 from scripts.bench.ingest_report import concurrency_section, ingest_section
 from scripts.bench.onnx_report import onnx_section
 from scripts.bench.report_sections import SECTIONS, generic_section, num, table
 
-ORDER = ["ingest", "docx", "search", "graph", "app", "concurrency", "onnx"]
+ORDER = ["ingest", "docx", "search", "graph", "app", "cli", "concurrency", "onnx"]
 ALL_SECTIONS = {**SECTIONS, "ingest": ("Ingestion throughput", ingest_section),
                 "concurrency": ("Search and Ask during an ingest", concurrency_section),
                 "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section),
-                "docx": ("Large Word files: parse speed, memory, Cancel", docx_section)}
+                "docx": ("Large Word files: parse speed, memory, Cancel", docx_section),
+                "cli": ("The `rag` command line", cli_section)}
 
 
 def load_results(folder: Path) -> list[dict[str, Any]]:
@@ -99,8 +101,9 @@ def render(results: list[dict[str, Any]], evaluation: Path, notes_file: Path | N
         "Offline, on the embedded PostgreSQL + pgvector and the embedded FalkorDB, each benchmark in its own "
         "fresh data folder. Each figure is the median over repeated rounds, with the spread (lowest–highest round). "
         "These are measurements, not tests: nothing here fails CI on speed. Re-run one with `make bench-search`, "
-        "`make bench-graph`, `make bench-app`" + (", `make bench-ingest`" if any(r.get("benchmark") == "ingest" for r in results)
-                                                  else "") + ", then `make bench-report`.", "",
+        "`make bench-graph`, `make bench-app`, `make bench-cli`"
+        + (", `make bench-ingest`" if any(r.get("benchmark") == "ingest" for r in results) else "")
+        + ", then `make bench-report`.", "",
         "## Targets", "",
     ]
     out += _targets(results)

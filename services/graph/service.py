@@ -12,24 +12,25 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
-from llama_index.core.schema import BaseNode, TextNode, TransformComponent
 from sqlalchemy.engine import Engine
 
 from services.errors import NotFound, StoreUnavailable, ValidationFailed
 from services.graph import queries as q
-from services.graph.extraction import SpacyTemporalExtractor
-from services.graph.mentions import document_graph
 from services.graph.model import Entity, Fact, GraphIndexResult, Subgraph
 from services.graph.temporal import SINGLE_VALUED, ChainFact, resolve_chain, valid_from_for
 from services.stores import chunk_store, walk_store
 from services.stores.graph_store import GraphStore
+from services.stores.lazy_graph_store import LazyGraphStore
+
+if TYPE_CHECKING:  # LlamaIndex takes seconds to import: only indexing a document needs it
+    from llama_index.core.schema import BaseNode, TransformComponent
 
 log = logging.getLogger(__name__)
 # spaCy takes one segment at a time: its memory grows with the text it holds at once (16 segments of
@@ -58,23 +59,45 @@ class _Cancelled(Exception):
     pass
 
 
+def ensure_graph_indexes(store: GraphStore | LazyGraphStore) -> None:
+    """Create the graph's indexes; one that exists already is fine (FalkorDB has no IF NOT EXISTS)."""
+    for statement in q.INDEXES:
+        try:
+            store.query(statement)
+        except StoreUnavailable as exc:
+            # FalkorDB: "Attribute 'key' is already indexed"; Neo4j: "An equivalent index already exists".
+            if not re.search(r"already (indexed|exists)", str(exc), flags=re.I):
+                raise
+
+
 class GraphService:
-    def __init__(self, *, engine: Engine, store: GraphStore, extractor: TransformComponent | None = None,
-                 batch_size: int = 500) -> None:
+    """``extractor`` (or ``extractor_factory``, called on the first document indexed) finds the facts;
+    by default spaCy's. Nothing is loaded until a document is indexed."""
+
+    def __init__(self, *, engine: Engine, store: GraphStore | LazyGraphStore,
+                 extractor: TransformComponent | None = None,
+                 extractor_factory: Callable[[], TransformComponent] | None = None, batch_size: int = 500) -> None:
         self.engine = engine
         self.store = store
-        self.extractor = extractor or SpacyTemporalExtractor()
+        self._extractor = extractor
+        self._extractor_factory = extractor_factory
+        self._extractor_lock = threading.Lock()
         self.batch_size = batch_size
 
+    @property
+    def extractor(self) -> TransformComponent:
+        with self._extractor_lock:
+            if self._extractor is None:
+                if self._extractor_factory is not None:
+                    self._extractor = self._extractor_factory()
+                else:
+                    from services.graph.extraction import SpacyTemporalExtractor
+
+                    self._extractor = SpacyTemporalExtractor()
+            return self._extractor
+
     def ensure_indexes(self) -> None:
-        """Create the graph's indexes; one that exists already is fine (FalkorDB has no IF NOT EXISTS)."""
-        for statement in q.INDEXES:
-            try:
-                self.store.query(statement)
-            except StoreUnavailable as exc:
-                # FalkorDB: "Attribute 'key' is already indexed"; Neo4j: "An equivalent index already exists".
-                if not re.search(r"already (indexed|exists)", str(exc), flags=re.I):
-                    raise
+        ensure_graph_indexes(self.store)
 
     # -- writing -------------------------------------------------------------------------
     def index_document(self, document_id: int, *, cancelled: Callable[[], bool] | None = None) -> GraphIndexResult:
@@ -112,6 +135,9 @@ class GraphService:
         removing = time.perf_counter()
         self.remove_document(document_id)
         started = time.perf_counter()
+        from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
+        from llama_index.core.schema import TextNode
+
         nodes: list[BaseNode] = []
         for start, segment in _segments(doc.content):
             if cancelled is not None and cancelled():
@@ -149,6 +175,8 @@ class GraphService:
         self._batched(q.MERGE_ENTITIES, rows)
         self._batched(q.CREATE_FACTS, list(facts.values()))
         self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
+        from services.graph.mentions import document_graph
+
         walk_graph = document_graph(collection_id=doc.cid, document_id=document_id, title=doc.title,
                                     metadata=doc.metadata, nodes=nodes, chunks=chunks,
                                     facts=[(f["source"], f["target"], f["chunk_id"]) for f in facts.values()])
@@ -165,7 +193,10 @@ class GraphService:
         every chunk, and its facts link their entities. (A rebuild adds the concepts that are in no fact.)
         Returns False when the document has gone.
         """
-        from llama_index.core.graph_stores.types import EntityNode
+        from llama_index.core.graph_stores.types import KG_NODES_KEY, EntityNode
+        from llama_index.core.schema import TextNode
+
+        from services.graph.mentions import document_graph
 
         with self.engine.connect() as conn:
             doc = conn.execute(sa.text(

