@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from cli import context
 from cli.output import emit, json_option
-from services.stores.lifecycle import ServerStatus, stop_embedded_stores, stores_status
+
+if TYPE_CHECKING:  # the service stack is imported by the commands, not by ``rag --help``
+    from services.stores.lifecycle import ServerStatus
 
 
 @click.group("stores")
@@ -40,6 +44,8 @@ def status(as_json: bool) -> None:
 
     JSON: [{"store", "kind" (embedded|external|off), "running", "location", "pid", "processes", "clients"}].
     """
+    from services.stores.lifecycle import stores_status
+
     found = stores_status(context.get_settings())
 
     def human() -> None:
@@ -58,6 +64,8 @@ def stop(force: bool, as_json: bool) -> None:
     Refused (exit 4) while another app, CLI or MCP process is connected, unless --force.
     JSON: {"stopped": ["graph", "postgres"]}.
     """
+    from services.stores.lifecycle import stop_embedded_stores
+
     stopped = stop_embedded_stores(context.get_settings(), force=force)
 
     def human() -> None:

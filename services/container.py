@@ -8,8 +8,10 @@ torch, transformers, spaCy or LlamaIndex (tests/test_lazy_imports.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine
 
@@ -22,11 +24,8 @@ from services.graph.lookup import GraphLookup
 from services.graph.service import GraphService, ensure_graph_indexes
 from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
-from services.retrieval.ask import AskService
 from services.retrieval.conversations import ConversationService
-from services.retrieval.graph_walk import GraphWalk
 from services.retrieval.memory import MemoryService
-from services.retrieval.retriever import GraphAwareRetriever
 from services.retrieval.search import SearchService
 from services.settings import Settings, get_settings
 from services.stores.embeddings import DeferredEmbedder, TextEmbedder, lazy_embedder
@@ -35,6 +34,9 @@ from services.stores.lazy_graph_store import LazyGraphStore
 from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
 from services.web.crawl import CrawlService
+
+if TYPE_CHECKING:  # LlamaIndex and scipy take seconds to import: built on the first question (Services.ask)
+    from services.retrieval.ask import AskService
 
 
 @dataclass(kw_only=True)
@@ -58,11 +60,16 @@ class Services:
     diagrams: DiagramService
     conversations: ConversationService
     memory: MemoryService
-    ask: AskService
+    ask_factory: Callable[[], AskService]
     backup: BackupService
     lookup: GraphLookup
     graph: GraphService | None = None
     graph_store: LazyGraphStore | None = None
+
+    @cached_property
+    def ask(self) -> AskService:
+        """Ask's retrieval (LlamaIndex retrievers, the graph walk) is built on first use."""
+        return self.ask_factory()
 
     def health(self) -> dict[str, Any]:
         """The stores answer (the graph store is opened for it); the embedding model is not loaded for it.
@@ -150,15 +157,22 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
     diagrams = DiagramService(engine=engine, graph=graph)
     conversations = ConversationService(engine=engine)
     memory = MemoryService(engine=engine, embedder=embedder)
-    walk = GraphWalk(engine=engine) if graph is not None else None
-    retriever = GraphAwareRetriever(search=search, collections=collections, graph=graph, walk=walk,
-                                    llm=create_llm(settings), rrf_k=settings.rrf_k,
-                                    weights={"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
-                                             "graph": settings.graph_weight})
-    ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
-                     embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
+
+    def build_ask() -> AskService:
+        from services.retrieval.ask import AskService
+        from services.retrieval.graph_walk import GraphWalk
+        from services.retrieval.retriever import GraphAwareRetriever
+
+        walk = GraphWalk(engine=engine) if graph is not None else None
+        retriever = GraphAwareRetriever(search=search, collections=collections, graph=graph, walk=walk,
+                                        llm=create_llm(settings), rrf_k=settings.rrf_k,
+                                        weights={"semantic": settings.semantic_weight,
+                                                 "keyword": settings.keyword_weight, "graph": settings.graph_weight})
+        return AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
+                          embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
+
     backup = BackupService(settings=settings, engine=engine, embedder=embedder, collections=collections, graph=graph)
     return Services(settings=settings, engine=engine, embedder=embedder, collections=collections, documents=documents,
                     jobs=jobs, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion), search=search,
-                    diagrams=diagrams, conversations=conversations, memory=memory, ask=ask, backup=backup,
+                    diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask, backup=backup,
                     lookup=GraphLookup(graph, collections), graph=graph, graph_store=graph_store)
