@@ -87,14 +87,22 @@ def update(name: str, description: str, as_json: bool) -> None:
 @click.argument("name")
 @click.option("--add", "add", metavar="JSON",
               help='Fields to add, e.g. \'{"year": "integer"}\' or \'{"party": {"type": "string"}}\'.')
+@click.option("--optional", "optional", metavar="FIELD", multiple=True,
+              help="Stop requiring this field (the way out of a required field added by mistake).")
+@click.option("--drop", "drop", metavar="FIELD", multiple=True,
+              help="Remove this field from the schema; refused while a document of the collection has a value for it.")
 @json_option
-def schema(name: str, add: str | None, as_json: bool) -> None:
-    """Show a collection's metadata schema, or add fields to it (schemas only grow).
+def schema(name: str, add: str | None, optional: tuple[str, ...], drop: tuple[str, ...], as_json: bool) -> None:
+    """Show a collection's metadata schema, add fields to it, make fields optional or drop unused ones.
 
-    JSON: the schema, {"custom": {field: {"type", "required"}}}.
+    Existing fields never change type. JSON: the schema, {"custom": {field: {"type", "required"}}}.
     """
     svc = get_services()
     raw = parse_json(add, "--add")
+    for field in optional:
+        svc.collections.make_field_optional(name, field)
+    for field in drop:
+        svc.collections.drop_schema_field(name, field)
     coll = svc.collections.add_schema_fields(name, schema_from_fields(raw)) if raw else svc.collections.get(name)
     fields = coll.metadata_schema.get("custom", {})
 

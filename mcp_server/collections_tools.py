@@ -64,14 +64,22 @@ def register(server: MCPServer[Any]) -> None:
         description: Annotated[str | None, Field(description="A new description; omit to keep the current one.")] = None,
         add_fields: Annotated[dict[str, Any] | None, Field(description="Metadata fields to add (schemas only grow; "
                                                                        "existing fields cannot change). " + SCHEMA_HELP)] = None,
+        make_optional: Annotated[list[str] | None, Field(description="Fields to stop requiring.")] = None,
+        drop_fields: Annotated[list[str] | None, Field(description="Fields to remove from the schema; refused while "
+                                                                   "a document of the collection has a value for one.")] = None,
     ) -> dict[str, Any]:
-        """Change a collection's description and/or add metadata fields to its schema. Returns the collection."""
+        """Change a collection's description, add metadata fields to its schema, make fields optional or drop
+        fields no document uses. Returns the collection."""
         with tool_errors():
             svc = services_of(ctx)
-            if description is None and not add_fields:
-                raise ValidationFailed("Give a description and/or add_fields.")
+            if description is None and not (add_fields or make_optional or drop_fields):
+                raise ValidationFailed("Give a description, add_fields, make_optional and/or drop_fields.")
             if description is not None:
                 svc.collections.update_description(name, description)
+            for field_name in make_optional or []:
+                svc.collections.make_field_optional(name, field_name)
+            for field_name in drop_fields or []:
+                svc.collections.drop_schema_field(name, field_name)
             if add_fields:
                 svc.collections.add_schema_fields(name, schema_from_fields(add_fields))
             return _info(svc, name)

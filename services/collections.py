@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from services.errors import AlreadyExists, EmbeddingMismatch, NotFound, ValidationFailed
-from services.metadata_schema import merge_schema, normalise_schema, validate_metadata
+from services.metadata_schema import drop_field, make_optional, merge_schema, normalise_schema, validate_metadata
 from services.stores import chunk_store
 from services.stores.embeddings import TextEmbedder
 from services.stores.postgres import ensure_hnsw_index
@@ -142,6 +142,54 @@ class CollectionService:
             conn.execute(
                 sa.text("UPDATE collections SET metadata_schema = CAST(:s AS jsonb), updated_at = now() WHERE id = :id"),
                 {"s": json.dumps(merged), "id": row.id},
+            )
+        return self.get(row.id)
+
+    def field_usage(self, name: str) -> dict[str, int]:
+        """For each schema field, how many of the collection's documents have a value for it."""
+        coll = self.get(name)
+        fields = list(coll.metadata_schema.get("custom", {}))
+        if not fields:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                "SELECT f, count(d.id) FROM unnest(CAST(:fields AS text[])) AS f "
+                "LEFT JOIN collection_documents cd ON cd.collection_id = :id "
+                "LEFT JOIN documents d ON d.id = cd.document_id AND d.metadata ? f "
+                "AND d.metadata ->> f IS NOT NULL GROUP BY f"), {"fields": fields, "id": coll.id})
+            found = {str(r[0]): int(r[1]) for r in rows}
+        return {f: found.get(f, 0) for f in fields}
+
+    def make_field_optional(self, name: str, field_name: str) -> Collection:
+        """Stop requiring a metadata field (stored documents all satisfy the weaker schema)."""
+        return self._change_schema(name, lambda schema, _used: make_optional(schema, field_name))
+
+    def drop_schema_field(self, name: str, field_name: str) -> Collection:
+        """Remove a metadata field that no document of the collection has a value for."""
+        return self._change_schema(name, lambda schema, used: drop_field(
+            schema, field_name, documents_using=used(field_name)))
+
+    def _change_schema(self, name: str, change: Any) -> Collection:
+        """Apply ``change(schema, documents_using)`` with the collection row locked (two schema changes
+        never interleave). A document stored meanwhile with the field keeps it: fields outside a schema
+        are allowed."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                sa.text("SELECT id, metadata_schema FROM collections WHERE name = :n FOR UPDATE"), {"n": name}
+            ).first()
+            if row is None:
+                raise NotFound(f"No collection named {name!r}.")
+
+            def using(field_name: str) -> int:
+                return int(conn.execute(sa.text(
+                    "SELECT count(*) FROM collection_documents cd JOIN documents d ON d.id = cd.document_id "
+                    "WHERE cd.collection_id = :id AND d.metadata ? :f AND d.metadata ->> :f IS NOT NULL"),
+                    {"id": row.id, "f": field_name}).scalar_one())
+
+            schema = change(row.metadata_schema, using)
+            conn.execute(
+                sa.text("UPDATE collections SET metadata_schema = CAST(:s AS jsonb), updated_at = now() WHERE id = :id"),
+                {"s": json.dumps(schema), "id": row.id},
             )
         return self.get(row.id)
 

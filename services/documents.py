@@ -245,6 +245,14 @@ class DocumentService:
             rows = conn.execute(sa.text(f"{_SUMMARY} {where} ORDER BY d.title LIMIT :limit OFFSET :offset"), params)
             return [_summary(r) for r in rows]
 
+    def summaries(self, document_ids: builtins.list[int]) -> dict[int, DocumentSummary]:
+        """Summaries (title, metadata…) of these documents by id; ids that do not exist are left out."""
+        if not document_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text(_SUMMARY + " WHERE d.id = ANY(:ids)"), {"ids": builtins.list(document_ids)})
+            return {s.id: s for s in map(_summary, rows)}
+
     def ids(self, collection_id: int) -> builtins.list[int]:
         """Every document id of a collection, oldest first (no page limit, unlike :meth:`list`)."""
         with self.engine.connect() as conn:

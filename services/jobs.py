@@ -63,6 +63,45 @@ def outcome_status(items: list[dict[str, Any]]) -> str:
     return "partial" if stored else "failed"
 
 
+@dataclass(frozen=True)
+class ProgressEstimate:
+    """How far a job is, by chunks embedded rather than files finished, and how long it may still take."""
+
+    fraction: float  # 0..1
+    elapsed: float  # seconds since the job started
+    remaining: float | None  # seconds, None until there is enough to go on
+
+
+def estimate_progress(job: Job, now: dt.datetime) -> ProgressEstimate:
+    """Each item weighs its chunk count (the embedding dominates ingestion time): a finished item counts in
+    full, a running one by the chunks it has embedded, and an item not chunked yet weighs the average of
+    those that are. Items that ended before chunking (refused, duplicates) weigh nothing. The time left
+    is the elapsed time scaled by what remains, once 2% is done."""
+    elapsed = max(0.0, (now - job.started_at).total_seconds())
+    known = [int(i["chunks_total"]) for i in job.items if i.get("chunks_total")]
+    average = sum(known) / len(known) if known else 1.0
+    total = done = 0.0
+    for item in job.items:
+        size = float(item["chunks_total"]) if item.get("chunks_total") else None
+        if item.get("status") in FINISHED:
+            total += size or 0.0
+            done += size or 0.0
+        elif size is None:
+            total += average
+        else:
+            total += size
+            embedded = float(item.get("chunks_embedded") or 0)
+            done += size if item.get("status") in ("writing", "graph") else min(embedded, size)
+    if total <= 0:  # nothing chunked yet, or every item ended early: count files
+        files = len(job.items) or 1
+        fraction = sum(1 for i in job.items if i.get("status") in FINISHED) / files
+    else:
+        fraction = done / total
+    fraction = 1.0 if job.finished else min(fraction, 0.99)
+    remaining = elapsed * (1 - fraction) / fraction if 0.02 <= fraction < 1 and elapsed >= 1 else None
+    return ProgressEstimate(fraction, elapsed, 0.0 if job.finished else remaining)
+
+
 def request_key(kind: str, collection_id: int, **parts: Any) -> str:
     """A stable key for "the same request": kind, collection and the parts that define it."""
     blob = json.dumps({"kind": kind, "collection": collection_id, **parts}, sort_keys=True, default=str)

@@ -73,6 +73,33 @@ def merge_schema(current: dict[str, Any], addition: Any, *, collection_is_empty:
     return {"custom": merged}
 
 
+def make_optional(current: dict[str, Any], name: str) -> dict[str, Any]:
+    """The schema with field ``name`` no longer required (the way out of a required field set by mistake).
+
+    Always safe: every stored document satisfies a weaker schema.
+    """
+    fields = dict(current.get("custom", {}))
+    if name not in fields:
+        raise ValidationFailed(f"The schema has no field {name!r}; its fields: {', '.join(fields) or 'none'}.")
+    fields[name] = {**fields[name], "required": False}
+    return {"custom": fields}
+
+
+def drop_field(current: dict[str, Any], name: str, *, documents_using: int) -> dict[str, Any]:
+    """The schema without field ``name``; refused while any document of the collection has a value for it
+    (dropping the field would stop checking values that were stored under its type)."""
+    fields = dict(current.get("custom", {}))
+    if name not in fields:
+        raise ValidationFailed(f"The schema has no field {name!r}; its fields: {', '.join(fields) or 'none'}.")
+    if documents_using:
+        raise ValidationFailed(
+            f"Field {name!r} cannot be dropped: {documents_using} document(s) of this collection have a value "
+            "for it. Make it optional instead, or remove the value from those documents first."
+        )
+    fields.pop(name)
+    return {"custom": fields}
+
+
 def _coerce(name: str, kind: str, value: Any) -> Any:
     bad = ValidationFailed(f"Metadata field {name!r} must be a {kind}, got {value!r}.")
     if kind == "string":

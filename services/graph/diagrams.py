@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,11 +32,30 @@ class DiagramView:
     @property
     def mermaid(self) -> str | None:
         """Decisions as diamonds, start/end rounded, steps as boxes, branch labels on arrows."""
+        return self.mermaid_marking([])
+
+    def mermaid_marking(self, passages: list[str]) -> str | None:
+        """:attr:`mermaid` with the steps that ``passages`` (e.g. search hits) talk about outlined."""
         if not self.nodes:
             return None
         nodes = [MermaidNode(n["id"], n["text"], _SHAPE.get(n["kind"], "default")) for n in self.nodes]
         edges = [MermaidEdge(e["source"], e["target"], e.get("label") or "") for e in self.edges]
-        return to_mermaid(nodes, edges, direction="TD")
+        said = [_words(p) for p in passages]
+        marked = {n["id"] for n in self.nodes if any(_mentions(words, _words(n["text"])) for words in said)}
+        return to_mermaid(nodes, edges, direction="TD", highlight=marked)
+
+
+_STOP = {"the", "and", "for", "with", "that", "this", "from", "are", "was", "not", "yes"}
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 3 and w not in _STOP]
+
+
+def _mentions(passage: list[str], step: list[str]) -> bool:
+    """A passage mentions a step when it has every content word of it, and the step has two or more
+    (so "Yes", "End" or "Start" alone never match)."""
+    return len(set(step)) >= 2 and set(step) <= set(passage)
 
 
 class DiagramService:

@@ -60,8 +60,13 @@ def _node_line(node_id: str, node: MermaidNode) -> str:
     return f'    {node_id}["{label}"]'
 
 
-def to_mermaid(nodes: list[MermaidNode], edges: list[MermaidEdge], *, direction: str = "LR") -> str:
-    """Mermaid ``flowchart`` text for the given nodes and edges (edges to unknown nodes are dropped)."""
+HIGHLIGHT_STYLE = "fill:#fff4e6,stroke:#e8590c,stroke-width:3px"
+
+
+def to_mermaid(nodes: list[MermaidNode], edges: list[MermaidEdge], *, direction: str = "LR",
+               highlight: set[str] | frozenset[str] = frozenset()) -> str:
+    """Mermaid ``flowchart`` text for the given nodes and edges (edges to unknown nodes are dropped);
+    the nodes whose keys are in ``highlight`` are drawn in an orange outline (class ``hit``)."""
     if direction not in ("LR", "TD", "TB", "RL", "BT"):
         raise ValueError("direction must be LR, TD, TB, RL or BT")
     unique: dict[str, MermaidNode] = {}
@@ -79,6 +84,9 @@ def to_mermaid(nodes: list[MermaidNode], edges: list[MermaidEdge], *, direction:
             lines.append(f'    {a} -->|"{escape_label(edge.label)}"| {b}')
         else:
             lines.append(f"    {a} --> {b}")
+    marked = [ids[n.key] for n in ordered if n.key in highlight]
+    if marked:
+        lines += [f"    classDef hit {HIGHLIGHT_STYLE}", f"    class {','.join(marked)} hit"]
     return "\n".join(lines) + "\n"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.graph.temporal import SINGLE_VALUED
+
 
 @dataclass(frozen=True)
 class Entity:
@@ -34,6 +36,13 @@ class Fact:
     status: str
     date_source: str | None = None
     score: float | None = None
+    exclusive: str | None = None  # the side that holds one value at a time, when the extractor said so
+
+    @property
+    def single_valued(self) -> bool:
+        """One value at a time (a CEO, a capital): a later fact naming another ends this one. Other facts
+        (statements) have no known end."""
+        return self.relation in SINGLE_VALUED or bool(self.exclusive)
 
     @classmethod
     def from_row(cls, row: dict[str, Any], score: float | None = None) -> Fact:
@@ -44,6 +53,7 @@ class Fact:
             document_id=row.get("document_id"), chunk_id=row.get("chunk_id"), sentence=row.get("sentence") or "",
             valid_from=row.get("valid_from"), valid_until=row.get("valid_until"),
             status=row.get("status") or "current", date_source=row.get("date_source"), score=score,
+            exclusive=row.get("exclusive") or None,
         )
 
 

@@ -135,7 +135,7 @@ a.key AS source_key, a.name AS source, a.type AS source_type,
 b.key AS target_key, b.name AS target, b.type AS target_type,
 r.id AS id, r.relation AS relation, r.document_id AS document_id, r.chunk_id AS chunk_id,
 r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until,
-r.status AS status, r.date_source AS date_source, r.collection_id AS collection_id
+r.status AS status, r.date_source AS date_source, r.collection_id AS collection_id, r.exclusive AS exclusive
 """
 
 
@@ -173,10 +173,26 @@ ORDER BY r.valid_from, r.id
 LIMIT $limit
 """
 
+FACTS_BETWEEN = f"""
+MATCH (x:Entity {{collection_id: $collection_id, key: $a}})-[r:FACT]-(y:Entity {{collection_id: $collection_id, key: $b}})
+WITH DISTINCT r
+WITH r, startNode(r) AS a, endNode(r) AS b
+RETURN {FACT_FIELDS}
+ORDER BY r.valid_from, r.id
+LIMIT $limit
+"""
+
 FACTS_BY_IDS = f"""
 MATCH (a:Entity)-[r:FACT]->(b:Entity)
 WHERE r.id IN $ids
 RETURN {FACT_FIELDS}
+"""
+
+# How many documents state a fact about each entity (its document frequency; services/graph/generic.py).
+DOCUMENT_FREQUENCIES = """
+MATCH (e:Entity {collection_id: $collection_id})-[r:FACT]-()
+WHERE e.key IN $keys
+RETURN e.key AS key, count(DISTINCT r.document_id) AS documents
 """
 
 RELATION_TYPES = """

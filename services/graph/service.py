@@ -392,8 +392,21 @@ class GraphService:
         })
         return [Fact.from_row(r) for r in rows]
 
+    def facts_between(self, collection_id: int, a: str, b: str, *, limit: int = 50) -> list[Fact]:
+        """Every fact that links two entities directly, either way (one hop of a route, all its facts)."""
+        rows = self.store.query(q.FACTS_BETWEEN, {"collection_id": collection_id, "a": a, "b": b,
+                                                  "limit": _clamp(limit, 1, MAX_LIMIT)})
+        return [Fact.from_row(r) for r in rows]
+
     def facts_by_ids(self, ids: list[str]) -> list[Fact]:
         return [Fact.from_row(r) for r in self.store.query(q.FACTS_BY_IDS, {"ids": ids})] if ids else []
+
+    def document_frequencies(self, collection_id: int, keys: list[str]) -> dict[str, int]:
+        """For each entity key, how many of the collection's documents state a fact about it."""
+        if not keys:
+            return {}
+        rows = self.store.query(q.DOCUMENT_FREQUENCIES, {"collection_id": collection_id, "keys": list(keys)})
+        return {r["key"]: int(r["documents"]) for r in rows}
 
     def relation_types(self, collection_ids: list[int], limit: int = 100) -> list[tuple[str, int]]:
         rows = self.store.query(q.RELATION_TYPES, {"collection_ids": collection_ids, "limit": _clamp(limit, 1, 1000)})
@@ -416,15 +429,19 @@ class GraphService:
             adjacency.setdefault(fact.source_key, []).append(fact)
             adjacency.setdefault(fact.target_key, []).append(fact)
         found: list[list[Fact]] = []
-        queue: deque[tuple[str, list[Fact]]] = deque([(a, [])])
+        routes: set[tuple[str, ...]] = set()  # the entities a path passes through: two facts between the
+        queue: deque[tuple[str, list[Fact]]] = deque([(a, [])])  # same entities are one route, not two paths
         best = None
         while queue and len(found) < limit:
             node, path = queue.popleft()
             if best is not None and len(path) > best:
                 break
             if node == b and path:
-                found.append(path)
-                best = len(path)
+                route = _route(a, path)
+                if route not in routes:
+                    routes.add(route)
+                    found.append(path)
+                    best = len(path)
                 continue
             if len(path) >= max_hops:
                 continue
@@ -434,6 +451,14 @@ class GraphService:
                 if nxt not in visited or nxt == b:
                     queue.append((nxt, path + [fact]))
         return found
+
+
+def _route(start: str, path: list[Fact]) -> tuple[str, ...]:
+    """The entity keys a path visits, from ``start``."""
+    keys = [start]
+    for fact in path:
+        keys.append(fact.target_key if fact.source_key == keys[-1] else fact.source_key)
+    return tuple(keys)
 
 
 def _whole(value: Any, what: str) -> int:

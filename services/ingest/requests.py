@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from pathlib import Path
 from typing import Any
 
 from services.documents import content_hash
+from services.errors import ValidationFailed
 from services.ingest.pipeline import IngestRequest
 from services.ingest.sources import directory_sources, path_sources, resolve_directory, text_source, upload_sources
 from services.ingest.stages import Mode
@@ -63,3 +65,16 @@ def describe_directory(path: str, *, settings: Settings, include: list[str] | No
         "sample": [i.title for i in items[:10]],
         "has_sidecar": (Path(root) / "metadata.csv").is_file(),
     }
+
+
+def retry_request(request: IngestRequest, job_items: list[dict[str, Any]], *,
+                  metadata: dict[str, Any] | None = None) -> IngestRequest:
+    """The items of ``request`` that failed in the job that ran it (``job_items``, in the request's order),
+    as a new request; ``metadata`` (e.g. a field the schema required) is laid over each item's own."""
+    failed = [item for item, entry in zip(request.items, job_items) if entry.get("status") == "failed"]
+    if not failed:
+        raise ValidationFailed("No file of that job failed: there is nothing to retry.")
+    if metadata:
+        failed = [dataclasses.replace(item, metadata={**item.metadata, **metadata}) for item in failed]
+    return IngestRequest(request.collection, request.kind, request.mode, failed,
+                         {**request.key_parts, "retry": sorted(i.title for i in failed), "metadata": metadata or {}})

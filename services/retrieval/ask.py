@@ -172,7 +172,7 @@ class AskService:
                      "entity_names": names, "facts": [f.id for f in result.facts]}
         import dataclasses
 
-        details = {"mode": result.answer.mode, "citations": result.answer.citations,
+        details = {"mode": result.answer.mode, "citations": result.answer.citations, "quotes": result.answer.quotes,
                    "diagnostics": result.diagnostics, "diagram_id": result.diagram_id, "mermaid": result.mermaid,
                    "context": [{k: v for k, v in dataclasses.asdict(c).items() if k != "text"} for c in result.context],
                    "facts": [dataclasses.asdict(f) for f in result.facts]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.retrieval.answer import map_citations
+from services.retrieval.answer import map_citations, quoted_sentences
 from services.retrieval.fusion import mmr, rrf
 from services.retrieval.retriever import ContextChunk
 
@@ -29,6 +29,17 @@ def test_citation_mapping_drops_markers_that_point_nowhere():
     text, citations, dropped = map_citations("First [1]. Second [2][7]. Third [0].", context)
     assert citations == {1: 11, 2: 22} and dropped == 2
     assert text == "First [1]. Second [2]. Third ."
+
+
+def test_citations_are_numbered_in_order_of_first_use_with_the_sentence_they_quote():
+    context = [ContextChunk(11, 1, "a", 0, "Rain fell. Alice founded Acme in 2001. Bob sells kites.", 1.0),
+               ContextChunk(22, 2, "b", 0, "Nothing here.", 0.9),
+               ContextChunk(33, 3, "c", 0, "Carol runs Acme today. It grew fast.", 0.5)]
+    text, citations, dropped = map_citations("Carol runs Acme [3]. Alice founded it [1], Carol said [3].", context)
+    assert text == "Carol runs Acme [1]. Alice founded it [2], Carol said [1]."
+    assert citations == {1: 33, 2: 11} and dropped == 0
+    assert quoted_sentences(text, citations, context) == {1: "Carol runs Acme today.",
+                                                          2: "Alice founded Acme in 2001."}
 
 
 def test_graph_expansion_brings_in_a_chunk_semantic_search_misses(services, zorbex):

@@ -60,6 +60,9 @@ def test_collection_lifecycle_with_json_shapes(rag, made):
     schema = ok_json(rag("collection", "schema", name, "--add", '{"party": "string"}', "--json"))
     assert set(schema["custom"]) == {"year", "party"}
     assert "party: string" in rag("collection", "schema", name).stdout
+    narrowed = ok_json(rag("collection", "schema", name, "--drop", "party", "--optional", "year", "--json"))
+    assert narrowed == {"custom": {"year": {"type": "integer", "required": False}}}
+    assert_error(rag("collection", "schema", name, "--drop", "nope"), 2, "no field 'nope'")
 
     refused = rag("collection", "delete", name, input="n\n")
     assert refused.exit_code == 1 and "Aborted" in refused.output

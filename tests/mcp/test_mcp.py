@@ -63,6 +63,8 @@ def test_collection_tools(session, names):
         updated = ok(await client.call_tool("update_collection_metadata", {
             "name": name, "description": "Changed.", "add_fields": {"party": {"type": "string"}}}))
         assert updated["description"] == "Changed." and set(updated["metadata_schema"]["custom"]) == {"year", "party"}
+        narrowed = ok(await client.call_tool("update_collection_metadata", {"name": name, "drop_fields": ["party"]}))
+        assert set(narrowed["metadata_schema"]["custom"]) == {"year"}
 
         dup = error_text(await client.call_tool("create_collection", {"name": name, "description": "Again."}))
         assert "AlreadyExists:" in dup

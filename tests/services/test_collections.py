@@ -178,6 +178,29 @@ def test_add_schema_fields_validates_and_needs_existing_collection(services, col
     assert services.collections.get(collection).metadata_schema == {"custom": {}}
 
 
+def test_a_required_field_set_by_mistake_can_be_made_optional(services, collection):
+    services.collections.add_schema_fields(collection, {"custom": {"year": {"type": "integer", "required": True}}})
+    assert only_item(ingest_text(services, collection, "Undated", "No year here."))["status"] == "failed"
+    coll = services.collections.make_field_optional(collection, "year")
+    assert coll.metadata_schema == {"custom": {"year": {"type": "integer", "required": False}}}
+    assert only_item(ingest_text(services, collection, "Undated", "No year here."))["status"] == "ingested"
+    with pytest.raises(ValidationFailed, match="no field 'party'"):
+        services.collections.make_field_optional(collection, "party")
+
+
+def test_a_field_no_document_uses_can_be_dropped_a_used_one_cannot(services, collection):
+    services.collections.add_schema_fields(collection, {"custom": {"year": "integer", "party": "string"}})
+    ingest_text(services, collection, "Dated", "A dated note.", metadata={"year": 1999})
+    assert services.collections.field_usage(collection) == {"year": 1, "party": 0}
+    coll = services.collections.drop_schema_field(collection, "party")
+    assert coll.metadata_schema == {"custom": {"year": {"type": "integer", "required": False}}}
+    with pytest.raises(ValidationFailed, match="1 document"):
+        services.collections.drop_schema_field(collection, "year")
+    assert services.collections.get(collection).metadata_schema == coll.metadata_schema
+    with pytest.raises(NotFound):
+        services.collections.drop_schema_field(_name(), "year")
+
+
 # -- delete -------------------------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from services.errors import JobInProgress, ValidationFailed
-from services.ingest.requests import describe_directory, directory_request, files_request, text_request
+from services.ingest.requests import describe_directory, directory_request, files_request, retry_request, text_request
 from tests.utils.ingest import (
     chunk_texts,
     doc_id,
@@ -381,3 +381,30 @@ def test_same_request_while_running_is_refused_then_cancel(services, collection)
 
 
 # -- acceptance: State of the Union addresses ---------------------------------------------------
+
+
+# -- retrying the failed files of a job ---------------------------------------------------------
+
+
+def test_retry_runs_only_the_failed_files_with_the_metadata_that_was_missing(services, tmp_path):
+    name = f"test-retry-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Retry.", metadata_schema=YEAR_REQUIRED)
+    try:
+        (tmp_path / "dated.txt").write_text("A dated memo about canal tolls.", encoding="utf-8")
+        (tmp_path / "undated.txt").write_text("An undated memo about lighthouse keepers.", encoding="utf-8")
+        (tmp_path / "metadata.csv").write_text("file,year\ndated.txt,1901\n", encoding="utf-8")
+        request = directory_request(name, str(tmp_path), settings=services.settings, include=["*.txt"])
+        first = services.ingestion.run(request)
+        assert first.status == "partial"
+        assert {i["title"]: i["status"] for i in first.items} == {"dated.txt": "ingested", "undated.txt": "failed"}
+
+        retry = retry_request(request, first.items, metadata={"year": 1902})
+        assert [i.title for i in retry.items] == ["undated.txt"]
+        second = services.ingestion.run(retry)
+        assert second.status == "done" and only_item(second)["status"] == "ingested"
+        stored = services.documents.get(only_item(second)["document_id"]).summary
+        assert stored.metadata["year"] == 1902
+        with pytest.raises(ValidationFailed, match="nothing to retry"):
+            retry_request(retry, second.items)
+    finally:
+        services.collections.delete(name)
