@@ -49,6 +49,7 @@ def one_line(text: str) -> str:
 # An ingest or crawl that ran to its end but did not store everything (see `rag --help`).
 EXIT_NOTHING_STORED = 6  # items failed and none was stored
 EXIT_SOME_FAILED = 7  # some items failed, others were stored
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it); a crawl stays resumable
 
 
 def fail_unless_done(result: Any, what: str, unit: str) -> None:

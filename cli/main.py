@@ -4,7 +4,7 @@ Exit codes: 0 ok; 1 other error; 2 bad input (validation, unsupported input,
 embedding-model mismatch, bad JSON); 3 not found; 4 already exists, already
 in progress or in use; 5 configuration or store unavailable; 6 an ingest or crawl stored
 nothing (every item failed or was refused); 7 an ingest or crawl stored some
-items while others failed. Errors print one line,
+items while others failed; 130 a crawl stopped with Ctrl-C (it stays resumable). Errors print one line,
 ``Error: <message>``, on stderr and never a traceback (``RAG_DEBUG=1`` shows
 the traceback of an unexpected error).
 """
@@ -83,6 +83,7 @@ def cli() -> None:
       5  settings wrong or a store unavailable
       6  an ingest or crawl stored nothing: every item failed or was refused
       7  an ingest or crawl stored some items, and others failed
+      130  a crawl stopped with Ctrl-C: it is cancelled and resumable (rag ingest resume ID)
     """
 
 

@@ -2,11 +2,92 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from cli.context import get_services
-from cli.errors import fail_unless_done
+from cli.errors import EXIT_INTERRUPTED, CliError, fail_unless_done
 from cli.output import emit, json_option
+
+if TYPE_CHECKING:  # the service stack is imported by the commands, not by ``rag --help``
+    from services.web.crawl import CrawlResult
+
+STORED = ("ingested", "replaced", "unchanged", "repaired")
+
+
+class _CrawlLine:
+    """A live line on stderr while a crawl runs: pages fetched, stored, skipped, failed, and the time so far.
+
+    Drawn only when stdout and stderr are both terminals (and not with --json); it is
+    redrawn every second, so the time moves while a slow page is fetched or embedded.
+    """
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.progress: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._width = 0
+        if enabled:
+            threading.Thread(target=self._tick, daemon=True, name="crawl-progress").start()
+
+    def __call__(self, progress: dict[str, Any]) -> None:
+        if self.enabled:
+            with self._lock:
+                self.progress = progress
+                self._draw()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                self._draw()
+
+    def _draw(self) -> None:
+        p = self.progress
+        seconds = int(time.monotonic() - self.started)
+        line = (f"Crawling: {int(p.get('fetched', 0))} fetched, {sum(int(p.get(s, 0)) for s in STORED)} stored, "
+                f"{int(p.get('skipped', 0))} skipped, {int(p.get('failed', 0))} failed, "
+                f"{seconds // 60}:{seconds % 60:02d} elapsed")
+        self._width = max(self._width, len(line))
+        click.echo("\r" + line.ljust(self._width), file=sys.stderr, nl=False)
+
+    def finish(self) -> None:
+        if self.enabled and not self._stop.is_set():
+            self._stop.set()
+            with self._lock:
+                self._draw()
+                click.echo("", file=sys.stderr)
+
+
+def _crawl_with_progress(as_json: bool, crawl: Any) -> CrawlResult:
+    """Run ``crawl(on_progress)`` with the live line; Ctrl-C prints what was done and how to resume, exit 130."""
+    line = _CrawlLine(not as_json and sys.stdout.isatty() and sys.stderr.isatty())
+    from services.web.crawl import CrawlInterrupted
+
+    try:
+        result: CrawlResult = crawl(line)
+    except CrawlInterrupted as stop:
+        line.finish()
+        click.echo(stop.result.summary(), err=True)
+        raise CliError(f"Interrupted: {stop.result.resume_hint()}", EXIT_INTERRUPTED) from None
+    finally:
+        line.finish()
+    return result
+
+
+def _print_result(result: CrawlResult) -> None:
+    click.echo(result.summary())
+    for page in result.pages:
+        if page["reason"]:
+            click.echo(f"  {page['status']:<9} {page['url']}: {page['reason']}")
+    if result.not_visited:
+        click.echo(f"  {len(result.not_visited)} page(s) of the previous crawl were not visited this time and are "
+                   "kept (--json lists them).")
 
 
 @click.command("url")
@@ -20,20 +101,28 @@ from cli.output import emit, json_option
 @click.option("--any-domain", is_flag=True, help="With --crawl: also follow links to other hosts.")
 @click.option("--path-prefix", default="", help="With --crawl: only follow URLs whose path starts with this, e.g. /docs/.")
 @click.option("--include", multiple=True, metavar="GLOB",
-              help="With --crawl: only URL paths matching this glob (repeatable), e.g. an analyze group '/docs/*'.")
+              help="With --crawl: only URL paths matching this glob (repeatable), e.g. an analyze group '/docs/*'; "
+                   "at each depth, pages matching the first glob are visited first. The start URL is always read "
+                   "for its links, and stored only when it matches.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="With --crawl: skip URL paths matching this glob (repeatable).")
 @click.option("--render-js", is_flag=True,
               help="Run each page's scripts in headless chromium before extracting it (pages built by JavaScript).")
 @click.option("--mode", type=click.Choice(["ingest", "reingest"]), default="ingest", show_default=True,
               help="ingest skips pages already stored; reingest updates changed pages and deletes pages of the "
-                   "previous crawl of URL that are gone.")
+                   "previous crawl of URL that the site no longer serves (404/410, or not reached by a complete "
+                   "crawl of the same scope); pages it did not visit are kept.")
 @json_option
 def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, any_domain: bool, path_prefix: str,
         include: tuple[str, ...], exclude: tuple[str, ...], render_js: bool, mode: str, as_json: bool) -> None:
     """Ingest a web page, or crawl a website from URL; each page's canonical URL is its title.
 
+    On a terminal a live line shows pages fetched, stored, skipped and failed. Ctrl-C stops the crawl
+    like the web app's Cancel: it is recorded cancelled with its queue, `rag ingest resume ID` carries
+    it on, and the command exits 130.
+
     JSON: {"crawl_id", "job_id", "status", "progress", "pages": [{"url", "status", "reason", "document_id",
-    "depth"}], "deleted"}. Exits 1 when the crawl did not finish or a page failed.
+    "depth"}], "deleted", "not_visited"}. Exits 6 when no page was stored because every one failed, 7 when
+    some failed, 1 when the crawl did not finish.
     """
     from services.ingest.stages import parse_mode
     from services.web.crawl import CrawlRequest
@@ -41,15 +130,9 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
     request = CrawlRequest(collection, url, mode=parse_mode(mode), max_pages=max_pages if crawl else 1,
                            max_depth=max_depth if crawl else 0, same_domain=not any_domain, path_prefix=path_prefix,
                            include=list(include), exclude=list(exclude), render_js=render_js)
-    result = get_services().crawler.run(request)
-
-    def human() -> None:
-        click.echo(result.summary())
-        for page in result.pages:
-            if page["reason"]:
-                click.echo(f"  {page['status']:<9} {page['url']}: {page['reason']}")
-
-    emit(result, as_json, human)
+    crawler = get_services().crawler
+    result = _crawl_with_progress(as_json, lambda line: crawler.run(request, on_progress=line))
+    emit(result, as_json, lambda: _print_result(result))
     fail_unless_done(result, "Crawl", "page")
 
 
@@ -110,8 +193,9 @@ def crawls(collection: str | None, limit: int, as_json: bool) -> None:
 def resume(crawl_id: int, as_json: bool) -> None:
     """Carry on a cancelled, interrupted or failed crawl from the pages it still had queued.
 
-    Same JSON as `rag ingest url`; the pages listed include those done before the resume.
+    Same JSON, progress line and Ctrl-C as `rag ingest url`; the pages listed include those done before the resume.
     """
-    result = get_services().crawler.resume(crawl_id)
+    crawler = get_services().crawler
+    result = _crawl_with_progress(as_json, lambda line: crawler.resume(crawl_id, on_progress=line))
     emit(result, as_json, lambda: click.echo(result.summary()))
     fail_unless_done(result, "Crawl", "page")

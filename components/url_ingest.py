@@ -53,7 +53,8 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
         max_depth = c2.number_input("Max depth", 0, 100, 3, key="ingest.crawl_depth")
         same_domain = c3.checkbox("Same domain only", value=True, key="ingest.crawl_same")
         group = st.selectbox("Analyzer group (optional)", [""] + groups, key="ingest.crawl_group",
-                             help="Crawl only URLs matching this path pattern.")
+                             help="Crawl only URLs matching this path pattern (or the include globs); at each "
+                                  "depth the group's pages come first.")
         prefix = st.text_input("Path prefix", key="ingest.crawl_prefix", placeholder="/docs/")
         i1, i2 = st.columns(2)
         include = i1.text_input("Include globs (comma-separated, on the URL path)", key="ingest.crawl_include")
@@ -61,11 +62,12 @@ def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int
         if st.form_submit_button("Crawl", type="primary"):
             request = CrawlRequest(collection, url, mode=parse_mode(mode), max_pages=int(max_pages),
                                    max_depth=int(max_depth), same_domain=same_domain, path_prefix=prefix.strip(),
-                                   include=_globs(include) + ([group] if group else []), exclude=_globs(exclude),
+                                   include=([group] if group else []) + _globs(include), exclude=_globs(exclude),
                                    render_js=render_js)
             _start(crawler, request, on_started)
     st.caption("Each page's main text becomes a document titled by its URL. reingest re-crawls: changed pages are "
-               "updated and pages gone since the last crawl of the same URL are deleted. robots.txt is respected.")
+               "updated and pages the site no longer serves are deleted; pages not visited this time are kept. "
+               "robots.txt is respected.")
     _recent_crawls(svc, crawler, collection, on_started)
 
 

@@ -51,7 +51,9 @@ def register(server: MCPServer[Any]) -> None:
         exclude: Annotated[list[str] | None, Field(description="With crawl: skip URL paths matching these globs.")] = None,
         mode: Annotated[Literal["ingest", "reingest"], Field(
             description="ingest: skip pages already in the collection; reingest: update changed pages and delete "
-                        "the pages of the previous crawl of this url that are gone.")] = "ingest",
+                        "the pages of the previous crawl of this url that the site no longer serves (404/410, or not "
+                        "reached by a complete crawl of the same scope); pages not visited this time are kept "
+                        "(listed in not_visited).")] = "ingest",
         render_js: Annotated[bool, Field(description="Run each page's scripts in headless chromium before "
                                                      "extracting it (pages built by JavaScript; slower).")] = False,
     ) -> dict[str, Any]:
@@ -87,4 +89,5 @@ def _outcome(result: CrawlResult) -> dict[str, Any]:
     return {"crawl_id": result.crawl_id, "job_id": result.job_id, "status": result.status,
             "summary": result.summary(), "progress": to_jsonable(result.progress),
             "pages": to_jsonable(result.pages[:MAX_PAGES_LISTED]), "deleted": result.deleted,
-            "pages_truncated": len(result.pages) > MAX_PAGES_LISTED}
+            "not_visited": result.not_visited[:MAX_PAGES_LISTED],
+            "pages_truncated": len(result.pages) > MAX_PAGES_LISTED or len(result.not_visited) > MAX_PAGES_LISTED}

@@ -5,9 +5,12 @@ finds it), with its main content read as Markdown exactly as an uploaded ``.html
 file is (:mod:`services.ingest.html_text`). Pages go through the ingester's own
 prepare/write path one by one (``IngestionService.ingest_item``), so dedup,
 ``reingest`` replacement, chunking, embedding and the graph step are shared.
-Crawl state is kept in ``crawls``/``crawl_pages``; a ``reingest`` crawl of a root
-deletes the documents of pages the previous crawl of that root stored that are now
-gone (404/410) or no longer reached.
+Which URLs are visited, and in what order, is :mod:`services.web.crawl_scope`.
+Crawl state is kept in ``crawls``/``crawl_pages`` (:mod:`services.web.crawl_state`),
+so a cancelled or interrupted crawl (the UI's Cancel, Ctrl-C, a killed process)
+resumes from its queue. A ``reingest`` crawl deletes the previous crawl's pages that
+the site no longer serves, and keeps those it merely did not visit
+(:mod:`services.web.recrawl`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import datetime as dt
 import json
 import logging
 import threading
-from collections import deque
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,15 +33,17 @@ from services.ingest.parsing import ParsedText, decode_text, html_to_text, parse
 from services.ingest.pipeline import IngestionService
 from services.ingest.sources import SourceItem
 from services.ingest.stages import Mode, parse_mode
-from services.jobs import JobReporter, outcome_status, request_key
+from services.jobs import FINISHED, JobReporter, outcome_status, request_key
+from services.web.crawl_scope import CrawlQueue, Scope
 from services.web.crawl_state import RESUMABLE, CrawlState, Frontier
 from services.web.fetch import Fetcher, FetchResult
+from services.web.recrawl import settle_previous_pages
 from services.web.render import Renderer, RenderFailed, chromium_path
-from services.web.sitemap import SiteAnalysis, analyze_site, is_page_link, matches, page_links
+from services.web.sitemap import SiteAnalysis, analyze_site, is_page_link, page_links
 from services.web.url_safety import Resolver, canonical_url, check_url, system_resolver
 
 log = logging.getLogger(__name__)
-KEPT = ("ingested", "replaced", "unchanged", "repaired")
+Progress = Callable[[dict[str, Any]], None]  # called with the job's counters after each page
 
 
 @dataclass
@@ -50,14 +55,20 @@ class CrawlRequest:
     max_depth: int = 3
     same_domain: bool = True
     path_prefix: str = ""
-    include: list[str] = field(default_factory=list)  # globs over the URL path, e.g. an analyzer group "/docs/*"
+    # Globs over the URL path, e.g. an analyzer group "/docs/*"; at one depth, URLs matching an earlier
+    # pattern are visited first, so the order is kept.
+    include: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     render_js: bool = False  # run each HTML page's scripts in headless chromium before extracting it
 
     def params(self) -> dict[str, Any]:
         return {"max_pages": self.max_pages, "max_depth": self.max_depth, "same_domain": self.same_domain,
-                "path_prefix": self.path_prefix, "include": sorted(self.include), "exclude": sorted(self.exclude),
-                "render_js": self.render_js}
+                "path_prefix": self.path_prefix, "include": list(dict.fromkeys(self.include)),
+                "exclude": sorted(set(self.exclude)), "render_js": self.render_js}
+
+    def scope(self) -> Scope:
+        return Scope(urlsplit(self.url).netloc, self.same_domain, self.path_prefix, tuple(dict.fromkeys(self.include)),
+                     tuple(self.exclude))
 
 
 @dataclass
@@ -67,7 +78,8 @@ class CrawlResult:
     status: str
     progress: dict[str, Any]
     pages: list[dict[str, Any]]  # url, status, reason, document_id, depth
-    deleted: list[str]
+    deleted: list[str]  # documents of the previous crawl's pages that the site no longer serves
+    not_visited: list[str] = field(default_factory=list)  # the previous crawl's pages not visited: kept
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.pages if p["status"] == status)
@@ -75,8 +87,25 @@ class CrawlResult:
     def summary(self) -> str:
         """One line: the crawl, its job and status, pages and how many ended in each outcome."""
         counts = ", ".join(f"{self.count(s)} {s}" for s in ("ingested", "replaced", "unchanged", "skipped", "gone",
-                                                            "failed", "deleted") if self.count(s))
-        return f"Crawl {self.crawl_id} (job {self.job_id}) {self.status}: {len(self.pages)} pages; {counts or 'nothing'}."
+                                                            "failed") if self.count(s))
+        line = f"Crawl {self.crawl_id} (job {self.job_id}) {self.status}: {len(self.pages)} pages; {counts or 'nothing'}."
+        if self.deleted:
+            line += f" {len(self.deleted)} deleted (gone from the site)."
+        if self.not_visited:
+            line += f" {len(self.not_visited)} not visited this time (kept)."
+        return line
+
+    def resume_hint(self) -> str:
+        return f"Crawl {self.crawl_id} stopped; carry it on with `rag ingest resume {self.crawl_id}`."
+
+
+class CrawlInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a crawl: the crawl was recorded ``cancelled`` with its queue (resumable) before this
+    was raised; ``result`` says what it did. Still a KeyboardInterrupt, so the program stops."""
+
+    def __init__(self, result: CrawlResult) -> None:
+        super().__init__(result.resume_hint())
+        self.result = result
 
 
 def extract_page(data: bytes, url: str, content_type: str) -> ParsedText:
@@ -152,10 +181,10 @@ class CrawlService:
             raise
         return job_id, coll, request, self.state.frontier(crawl_id)
 
-    def resume(self, crawl_id: int) -> CrawlResult:
+    def resume(self, crawl_id: int, *, on_progress: Progress | None = None) -> CrawlResult:
         """Carry on a cancelled, interrupted or failed crawl where it stopped (CLI, MCP, tests)."""
         job_id, coll, request, frontier = self._reopen(crawl_id)
-        return self.execute(job_id, crawl_id, coll, request, frontier)
+        return self.execute(job_id, crawl_id, coll, request, frontier, on_progress=on_progress)
 
     def submit_resume(self, crawl_id: int) -> int:
         """``resume`` in a background thread; returns the job id at once (the UI polls the job)."""
@@ -164,10 +193,11 @@ class CrawlService:
                          name=f"crawl-job-{job_id}").start()
         return job_id
 
-    def run(self, request: CrawlRequest) -> CrawlResult:
-        """Crawl synchronously (CLI, MCP, tests)."""
+    def run(self, request: CrawlRequest, *, on_progress: Progress | None = None) -> CrawlResult:
+        """Crawl synchronously (CLI, MCP, tests); Ctrl-C leaves the crawl cancelled and resumable
+        and raises :class:`CrawlInterrupted`."""
         job_id, crawl_id, coll = self.start(request)
-        return self.execute(job_id, crawl_id, coll, request)
+        return self.execute(job_id, crawl_id, coll, request, on_progress=on_progress)
 
     def submit(self, request: CrawlRequest) -> int:
         """Crawl in a background thread; returns the job id at once (the UI polls the job)."""
@@ -178,21 +208,30 @@ class CrawlService:
 
     # -- the crawl ------------------------------------------------------------------------
     def execute(self, job_id: int, crawl_id: int, coll: Collection, request: CrawlRequest,
-                frontier: Frontier | None = None) -> CrawlResult:
-        frontier = frontier or Frontier(deque([(request.url, 0)]), {request.url}, [])
+                frontier: Frontier | None = None, *, on_progress: Progress | None = None) -> CrawlResult:
+        frontier = frontier or Frontier([(request.url, 0)], {request.url}, [])
         pages = frontier.pages
         reporter = JobReporter(self.ingestion.jobs, job_id)
         reporter.update(files_total=request.max_pages, files_done=len(pages), fetched=0, chunks_total=0, chunks_embedded=0,
                         chunks_written=0, ingested=0, replaced=0, unchanged=0, skipped=0, failed=0, deleted=0,
                         graph_facts=0, graph_entities=0, graph_failed=0, crawl_id=crawl_id)
+        report = on_progress or (lambda progress: None)
+        report(dict(reporter.progress))
         deleted: list[str] = []
-        status, error = "done", None
+        not_visited: list[str] = []
+        status, error, interrupted = "failed", None, False
         try:
             with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher, ExitStack() as stack:
                 renderer = stack.enter_context(Renderer(self.settings, fetcher)) if request.render_js else None
-                status = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer)
+                status, complete = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer, report)
             if status == "done" and request.mode == "reingest":
-                deleted = self._delete_vanished(crawl_id, coll, request.url, pages, reporter)
+                settled = settle_previous_pages(
+                    state=self.state, documents=self.ingestion.documents, reporter=reporter, crawl_id=crawl_id,
+                    collection_id=coll.id, root=request.url, params=request.params(), pages=pages, complete=complete)
+                deleted, not_visited = settled.deleted, settled.not_visited
+        except KeyboardInterrupt:  # Ctrl-C in the CLI: stop like the UI's Cancel, keeping the queue
+            status, interrupted = "cancelled", True
+            _close_unfinished(reporter, "Interrupted (Ctrl-C) before this page was stored; a resume fetches it again.")
         except Exception as exc:
             log.exception("crawl job %s crashed", job_id)
             status, error = "failed", f"Unexpected error: {exc.__class__.__name__}: {exc}"
@@ -201,47 +240,50 @@ class CrawlService:
             job_status = outcome_status(reporter.items) if status == "done" else status  # partial/failed by pages
             self.ingestion.jobs.finish(job_id, status=job_status, error=error)
             self.state.finish(crawl_id, status)  # the crawl itself ran to its end: a re-crawl compares with it
-        return CrawlResult(crawl_id, job_id, job_status, dict(reporter.progress), pages, deleted)
-
-    def _wanted(self, url: str, request: CrawlRequest, root_host: str) -> bool:
-        parts = urlsplit(url)
-        if request.same_domain and parts.netloc != root_host:
-            return False
-        if request.path_prefix and not (parts.path or "/").startswith(request.path_prefix):
-            return False
-        if request.include and not any(matches(url, p) for p in request.include):
-            return False
-        return not any(matches(url, p) for p in request.exclude)
+        result = CrawlResult(crawl_id, job_id, job_status, dict(reporter.progress), pages, deleted, not_visited)
+        if interrupted:
+            raise CrawlInterrupted(result)
+        return result
 
     def _crawl(self, fetcher: Fetcher, crawl_id: int, coll: Collection, request: CrawlRequest,
-               reporter: JobReporter, frontier: Frontier, renderer: Renderer | None = None) -> str:
-        root_host = urlsplit(request.url).netloc
-        queue, seen, pages = frontier.queue, frontier.seen, frontier.pages
+               reporter: JobReporter, frontier: Frontier, renderer: Renderer | None, report: Progress) -> tuple[str, bool]:
+        """Visit the queue until it runs out or ``max_pages`` pages are done; (status, whether the queue ran out)."""
+        scope = request.scope()
+        queue, seen, pages = CrawlQueue(scope, frontier.queue), frontier.seen, frontier.pages
         while queue and len(pages) < request.max_pages:
             if reporter.cancelled():
-                return "cancelled"
-            url, depth = queue.popleft()
+                return "cancelled", False
+            url, depth = queue.pop()
             got = fetcher.fetch(url)
+            admitted = scope.admits(got.final_url) or not got.ok  # a failure is reported under the URL asked for
             if got.final_url != url and got.ok:
-                self.state.redirected(crawl_id, url, got.final_url)
+                self.state.redirected(crawl_id, url, got.final_url, in_scope=admitted or depth == 0)
                 if got.final_url in seen:
                     continue  # a redirect to a page this crawl already has
             seen.add(got.final_url)
             reporter.add(fetched=1)
+            if not admitted and depth > 0:  # redirected out of the scope: not stored, no place in the budget
+                report(dict(reporter.progress))
+                continue
             if renderer is not None and got.ok and "html" in got.content_type:
                 got = self._render(renderer, got, reporter)
-            page = self._store_page(got, coll, request, reporter, crawl_id, depth)
-            pages.append(page)
-            reporter.add(files_done=1)
+            if admitted:
+                pages.append(self._store_page(got, coll, request, reporter, crawl_id, depth))
+                reporter.add(files_done=1)
+            else:  # the start page outside the scope: read for its links only
+                self.state.record(crawl_id, url, "followed", "Outside the crawl's scope: read for its links, "
+                                  "not stored.", None, depth)
+            report(dict(reporter.progress))
             if got.ok and "html" in got.content_type and depth < request.max_depth:
                 found = []
                 for link in page_links(got.final_url, got.body.decode("utf-8", errors="replace")):
-                    if link not in seen and is_page_link(link) and self._wanted(link, request, root_host):
+                    if link not in seen and is_page_link(link) and scope.admits(link):
                         seen.add(link)
                         found.append((link, depth + 1))
                 self.state.enqueue(crawl_id, found)  # stored before they are visited: a resume starts from here
-                queue.extend(found)
-        return "done"
+                for link, link_depth in found:
+                    queue.push(link, link_depth)
+        return "done", not queue
 
     @staticmethod
     def _render(renderer: Renderer, got: FetchResult, reporter: JobReporter) -> FetchResult:
@@ -279,44 +321,18 @@ class CrawlService:
             record = self.ingestion.ingest_item(item, coll, request.mode, reporter)
         except UnsupportedInput as exc:  # defensive: the ingester records these itself
             record = {"status": "skipped", "reason": str(exc)}
+        if record["status"] == "cancelled":  # Cancel reached the page mid-ingest: nothing stored, it stays queued
+            return {"url": url, "status": "queued", "reason": record.get("reason"), "document_id": None, "depth": depth}
         return self.state.record(crawl_id, url, record["status"], record.get("reason") or None,
                                  record.get("document_id"), depth)
-
-    def _delete_vanished(self, crawl_id: int, coll: Collection, root: str, pages: list[dict[str, Any]],
-                         reporter: JobReporter) -> list[str]:
-        """Delete documents of the previous crawl's pages that are gone or were not reached this time."""
-        with self.engine.connect() as conn:
-            previous = conn.execute(
-                sa.text("SELECT id FROM crawls WHERE collection_id = :c AND root_url = :u AND id < :me "
-                        "AND status = 'done' ORDER BY id DESC LIMIT 1"),
-                {"c": coll.id, "u": root, "me": crawl_id},
-            ).scalar()
-            if previous is None:
-                return []
-            before = [r.url for r in conn.execute(
-                sa.text("SELECT url FROM crawl_pages WHERE crawl_id = :p AND status = ANY(:kept)"),
-                {"p": previous, "kept": list(KEPT)},
-            )]
-        now = {p["url"]: p["status"] for p in pages}
-        vanished = [u for u in before if u not in now or now[u] == "gone"]
-        deleted = []
-        for url in vanished:
-            with self.engine.connect() as conn:
-                doc_id = conn.execute(
-                    sa.text("SELECT document_id FROM collection_documents WHERE collection_id = :c AND title = :t"),
-                    {"c": coll.id, "t": url},
-                ).scalar()
-            if doc_id is None:
-                continue
-            self.ingestion.documents.delete(int(doc_id))
-            deleted.append(url)
-            reporter.item(title=url, source=url, status="deleted", reason="Gone from the site since the last crawl.")
-            reporter.add(deleted=1)
-            entry = self.state.record(crawl_id, url, "deleted", "Gone from the site since the last crawl.", int(doc_id),
-                               next((p["depth"] for p in pages if p["url"] == url), -1))
-            pages[:] = [p for p in pages if p["url"] != url] + [entry]
-        return deleted
 
     def pages(self, crawl_id: int) -> list[dict[str, Any]]:
         """What a crawl did, page by page (also for a cancelled or crashed crawl)."""
         return self.state.pages(crawl_id)
+
+
+def _close_unfinished(reporter: JobReporter, reason: str) -> None:
+    """Mark the job's items that were still being worked on as cancelled, with ``reason``."""
+    for index, item in enumerate(list(reporter.items)):
+        if item.get("status") not in FINISHED:
+            reporter.update_item(index, status="cancelled", reason=reason)

@@ -3,13 +3,16 @@
 Every URL a crawl decides to visit is written as ``queued`` (with its depth) before it
 is fetched, and its row becomes the page's outcome once it is; so a cancelled or
 crashed crawl shows what was done and what was left, and ``resume`` carries on from
-exactly there. A URL asked for that redirected elsewhere is marked ``redirected``.
+exactly there. A URL asked for that redirected elsewhere is marked ``redirected``;
+a start page outside the crawl's scope, fetched only for its links, ``followed``. After
+a re-crawl, a page of the previous crawl it did not visit is recorded ``not_visited``
+(its document is kept; see :mod:`services.web.recrawl`).
 """
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +23,8 @@ from services.errors import NotFound, ValidationFailed
 
 QUEUED = "queued"
 RESUMABLE = ("cancelled", "interrupted", "failed")
+NOT_PAGES = (QUEUED, "redirected", "followed")  # rows that are not one of the crawl's pages (nor its budget)
+STORED = ("ingested", "replaced", "unchanged", "repaired", "not_visited")  # rows whose document the crawl holds
 
 
 @dataclass
@@ -42,11 +47,18 @@ class CrawlInfo:
 
 @dataclass
 class Frontier:
-    """Where a crawl stands: the URLs to visit next, every URL already decided on, and the finished pages."""
+    """Where a crawl stands: the URLs to visit next (url, depth), every URL already decided on, and the
+    finished pages."""
 
-    queue: deque[tuple[str, int]]
+    queue: list[tuple[str, int]]
     seen: set[str]
     pages: list[dict[str, Any]]
+
+
+@dataclass
+class PreviousCrawl:
+    id: int
+    params: dict[str, Any]
 
 
 class CrawlState:
@@ -61,12 +73,13 @@ class CrawlState:
                                  "ON CONFLICT (crawl_id, url) DO NOTHING"),
                          [{"c": crawl_id, "u": u, "d": d} for u, d in links])
 
-    def redirected(self, crawl_id: int, asked: str, final: str) -> None:
+    def redirected(self, crawl_id: int, asked: str, final: str, *, in_scope: bool = True) -> None:
         """The URL asked for led to ``final``: its queued row is not a page of its own."""
+        reason = f"Redirected to {final}" + ("" if in_scope else ", outside the crawl's scope (not stored).")
         with self.engine.begin() as conn:
             conn.execute(sa.text("UPDATE crawl_pages SET status = 'redirected', reason = :r "
                                  "WHERE crawl_id = :c AND url = :u AND status = 'queued'"),
-                         {"c": crawl_id, "u": asked, "r": f"Redirected to {final}"})
+                         {"c": crawl_id, "u": asked, "r": reason})
 
     def record(self, crawl_id: int, url: str, status: str, reason: str | None, document_id: int | None,
                depth: int) -> dict[str, Any]:
@@ -86,7 +99,7 @@ class CrawlState:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.text(
                 "SELECT url, status, reason, document_id, depth FROM crawl_pages WHERE crawl_id = :c "
-                + ("" if include_queued else "AND status NOT IN ('queued', 'redirected') ")
+                + ("" if include_queued else "AND status NOT IN ('queued', 'redirected', 'followed') ")
                 + "ORDER BY status = 'queued', fetched_at, url"), {"c": crawl_id})
             return [dict(r._mapping) for r in rows]
 
@@ -132,8 +145,8 @@ class CrawlState:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.text("SELECT url, status, reason, document_id, depth FROM crawl_pages "
                                         "WHERE crawl_id = :c ORDER BY depth, fetched_at, url"), {"c": crawl_id}).all()
-        queue = deque((r.url, r.depth) for r in rows if r.status == QUEUED)
-        pages = [dict(r._mapping) for r in rows if r.status not in (QUEUED, "redirected")]
+        queue = [(r.url, r.depth) for r in rows if r.status == QUEUED]
+        pages = [dict(r._mapping) for r in rows if r.status not in NOT_PAGES]
         return Frontier(queue, {r.url for r in rows}, pages)
 
     def reopen(self, crawl_id: int, job_id: int) -> None:
@@ -145,6 +158,30 @@ class CrawlState:
         if done is None:
             raise ValidationFailed(f"Crawl {crawl_id} cannot be resumed: only a cancelled, interrupted or failed "
                                    "crawl can (start it again instead).")
+
+    def previous_done(self, collection_id: int, root: str, before: int) -> PreviousCrawl | None:
+        """The last crawl of ``root`` into the collection, before crawl ``before``, that ran to its end."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.text("SELECT id, params FROM crawls WHERE collection_id = :c AND root_url = :u "
+                                       "AND id < :me AND status = 'done' ORDER BY id DESC LIMIT 1"),
+                               {"c": collection_id, "u": root, "me": before}).first()
+        return PreviousCrawl(int(row.id), dict(row.params)) if row is not None else None
+
+    def stored_pages(self, crawl_id: int) -> builtins.list[tuple[str, int]]:
+        """(url, depth) of the pages whose documents a crawl held when it ended."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT url, depth FROM crawl_pages WHERE crawl_id = :c "
+                                        "AND status = ANY(:kept) ORDER BY url"), {"c": crawl_id, "kept": list(STORED)})
+            return [(r.url, int(r.depth)) for r in rows]
+
+    def document_ids(self, collection_id: int, urls: builtins.list[str]) -> dict[str, int]:
+        """The documents titled by these URLs in the collection (a crawled page's title is its URL)."""
+        if not urls:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT title, document_id FROM collection_documents "
+                                        "WHERE collection_id = :c AND title = ANY(:t)"), {"c": collection_id, "t": urls})
+            return {r.title: int(r.document_id) for r in rows}
 
     def finish(self, crawl_id: int, status: str) -> None:
         """Record the outcome; a finished crawl's leftover queue (beyond max_pages) is not kept."""

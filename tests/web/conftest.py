@@ -7,6 +7,7 @@ the settings allow 127.0.0.1 alone.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import http.server
 import threading
@@ -32,6 +33,20 @@ def web_settings(services, **overrides) -> Settings:
     """The session's settings with loopback allowed and no politeness delay."""
     values = {"fetch_allow_hosts": ["127.0.0.1"], "fetch_delay": 0.0, "fetch_timeout": 5.0, **overrides}
     return services.settings.model_copy(update=values)
+
+
+@pytest.fixture
+def web_services(services):
+    """The session's services with web settings, handed to the CLI and MCP through the documented hook."""
+    from cli import context
+
+    settings = web_settings(services)
+    ingestion = IngestionService(settings=settings, embedder=services.embedder, collections=services.collections,
+                                 documents=services.documents, jobs=services.jobs, graph=None)
+    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion))
+    context.set_services(svc)
+    yield svc
+    context.set_services(None)
 
 
 def crawler(services, **overrides) -> CrawlService:

@@ -92,7 +92,7 @@ def test_a_cancelled_crawl_resumes_from_its_queue(services, collection, chain_si
     info = svc.state.get(crawl_id)
     done_before = info.counts.get("ingested", 0)
     assert info.status == "cancelled" and info.resumable and 3 <= done_before < PAGES, info.counts
-    assert done_before + info.counts["queued"] == PAGES  # everything found so far is either done or queued
+    assert done_before + info.counts["queued"] == PAGES, info.counts  # everything found so far is either done or queued
 
     result = svc.resume(crawl_id)
     assert result.crawl_id == crawl_id and result.job_id != job_id

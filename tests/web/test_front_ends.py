@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 
@@ -10,24 +9,6 @@ import anyio
 import pytest
 from click.testing import CliRunner
 from mcp import Client
-
-from services.ingest.pipeline import IngestionService
-from services.web.crawl import CrawlService
-from tests.web.conftest import web_settings
-
-
-@pytest.fixture
-def web_services(services):
-    """The session's services with web settings, handed to the CLI and MCP through the documented hook."""
-    from cli import context
-
-    settings = web_settings(services)
-    ingestion = IngestionService(settings=settings, embedder=services.embedder, collections=services.collections,
-                                 documents=services.documents, jobs=services.jobs, graph=None)
-    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion))
-    context.set_services(svc)
-    yield svc
-    context.set_services(None)
 
 
 @pytest.fixture

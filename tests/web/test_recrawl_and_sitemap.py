@@ -127,3 +127,43 @@ def test_robots_txt_wildcards_follow_rfc_9309(services, site_dir, serve_dir):
                        "private-2024/secret.html": False, "private-ok/secret.html": True}
     assert not refused.ok and "robots.txt" in refused.reason
 
+
+def _write_index(root: Path, links: list[str]) -> None:
+    items = "".join(f'<li><a href="{n}">{n}</a></li>' for n in links)
+    (root / "index.html").write_text(f"<html><head><title>Start</title></head><body><main><p>The harbour office "
+                                     f"index lists its notes.</p><ul>{items}</ul></main></body></html>")
+
+
+def test_a_narrower_recrawl_deletes_nothing_it_merely_did_not_visit(services, collection, site_dir, serve_dir):
+    names = ["a.html", "b.html", "c.html", "guide/d.html", "guide/e.html"]
+    (site_dir / "guide").mkdir(parents=True)
+    for name in names:
+        (site_dir / name).write_text(f"<html><head><title>{name}</title></head><body><main><p>Note {name} records "
+                                     f"which berth the {name} ferry uses on Sundays.</p></main></body></html>")
+    _write_index(site_dir, names)
+    base = serve_dir(site_dir)
+    svc = crawler(services)
+    everything = {f"{base}/{n}" for n in ["index.html", *names]}
+    first = svc.run(CrawlRequest(collection, base + "/index.html", max_pages=20, max_depth=1))
+    assert first.count("ingested") == 6
+
+    narrow = svc.run(CrawlRequest(collection, base + "/index.html", max_pages=20, max_depth=1, mode="reingest",
+                                  include=["/guide/*"]))  # a narrower include
+    assert narrow.status == "done" and narrow.deleted == []
+    assert {p["url"] for p in narrow.pages} == {f"{base}/guide/d.html", f"{base}/guide/e.html"}
+    assert set(narrow.not_visited) == everything - {f"{base}/guide/d.html", f"{base}/guide/e.html"}
+    assert "4 not visited this time (kept)" in narrow.summary()
+    assert set(_titles(services, collection)) == everything
+
+    (site_dir / "b.html").unlink()  # now 404, but this crawl's budget ends before it
+    fewer = svc.run(CrawlRequest(collection, base + "/index.html", max_pages=2, max_depth=1, mode="reingest"))
+    assert fewer.status == "done" and fewer.deleted == [] and len(fewer.pages) == 2  # a smaller max_pages
+    assert set(_titles(services, collection)) == everything
+
+    _write_index(site_dir, ["a.html", "b.html", "guide/d.html", "guide/e.html"])  # c.html no longer linked
+    whole = svc.run(CrawlRequest(collection, base + "/index.html", max_pages=20, max_depth=1, mode="reingest"))
+    # the same scope as the first crawl, covered completely: b answers 404, c is not reached any more
+    assert sorted(whole.deleted) == [f"{base}/b.html", f"{base}/c.html"], whole.summary()
+    reasons = {p["url"]: p["reason"] for p in whole.pages if p["status"] == "deleted"}
+    assert "404/410" in reasons[f"{base}/b.html"] and "no longer reaches" in reasons[f"{base}/c.html"]
+    assert set(_titles(services, collection)) == everything - {f"{base}/b.html", f"{base}/c.html"}
