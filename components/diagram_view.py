@@ -10,7 +10,8 @@ from services.container import Services
 from services.errors import WorkbenchError
 
 
-def show_diagram(svc: Services, diagram_id: str, *, key: str, link: bool = True) -> None:
+def show_diagram(svc: Services, diagram_id: str, *, key: str, link: bool = True, passages: list[str] | None = None) -> None:
+    """The flowchart; the steps that ``passages`` (the hits that link to it) talk about are outlined."""
     if svc.diagrams is None:
         return
     try:
@@ -19,8 +20,11 @@ def show_diagram(svc: Services, diagram_id: str, *, key: str, link: bool = True)
         st.caption(f"Diagram unavailable: {md_escape(exc)}")
         return
     st.caption(f"Flowchart {view.index} of “{md_escape(view.document_title)}”")
-    if view.mermaid:
-        show_mermaid(view.mermaid, height=520, file_name=f"{diagram_id}.mmd", key=f"{key}.mmd")
+    text = view.mermaid_marking(passages or [])
+    if text:
+        if passages and text.splitlines()[-1].strip().startswith("class "):
+            st.caption("Outlined in orange: the steps these results talk about.")
+        show_mermaid(text, file_name=f"{diagram_id}.mmd", key=f"{key}.mmd")
         if view.image:
             with st.expander("The picture it was read from", icon=":material/image:"):
                 st.image(view.image)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 from streamlit_agraph import Config, Edge, Node, agraph
 
 from components.markdown_text import md_escape
-from services.graph.model import Fact, Subgraph
+from services.graph.model import Fact
+from services.graph.scene import Scene
 
 TYPE_COLOURS = {
     "PERSON": "#4e79a7", "ORG": "#f28e2b", "GPE": "#59a14f", "LOC": "#76b7b2", "NORP": "#edc948",
@@ -20,21 +23,46 @@ def colour_for(kind: str) -> str:
     return TYPE_COLOURS.get(kind, DEFAULT_COLOUR)
 
 
-def show_canvas(graph: Subgraph, *, focus: str | None, key: str) -> str | None:
-    """Draw the subgraph; returns the key of the node the user clicked, if any."""
+TYPE_NAMES = {"PERSON": "person", "ORG": "organisation", "GPE": "country, city, state", "LOC": "place",
+              "NORP": "nationality, group", "EVENT": "event", "LAW": "law", "CONCEPT": "concept", "PRODUCT": "product",
+              "FAC": "building, facility", "DATE": "date"}
+
+
+def show_canvas(scene: Scene, *, focus: str | None, expanded: list[str], key: str) -> str | None:
+    """Draw the scene; returns the key of the node the user clicked, if any."""
     nodes = [
-        Node(id=e.key, label=e.name[:40], size=28 if e.key == focus else 18, color=colour_for(e.type),
-             title=f"{e.name} ({e.type})")
-        for e in sorted(graph.nodes.values(), key=lambda n: n.key)
+        Node(id=e.key, label=e.name[:40], size=30 if e.key == focus else 22 if e.key in expanded else 16,
+             color=colour_for(e.type), title=f"{e.name} ({TYPE_NAMES.get(e.type, e.type or 'entity')})",
+             borderWidth=4 if e.key in expanded else 1)
+        for e in scene.nodes
     ]
+    # A small scene labels its edges; a big one shows the relation on hover (and in the facts below):
+    # sixty labelled edges are unreadable.
+    labelled = len(scene.facts) <= 25
     edges = [
-        Edge(source=f.source_key, target=f.target_key, label=f.relation.replace("_", " "),
-             color="#c0c0c0" if f.status == "superseded" else "#555555", dashes=f.status == "superseded")
-        for f in graph.facts
+        Edge(source=f.source_key, target=f.target_key, title=f"{f.source} — {f.relation.replace('_', ' ')} → {f.target}",
+             color="#c0c0c0" if f.status == "superseded" else "#555555", dashes=f.status == "superseded",
+             **({"label": f.relation.replace("_", " ")} if labelled else {}))
+        for f in scene.facts
     ]
-    config = Config(width="100%", height=560, directed=True, physics=True, hierarchical=False,
+    config = Config(width="100%", height=600, directed=True, physics=True, hierarchical=False,
                     nodeHighlightBehavior=True, highlightColor="#F7A7A6", key=key)
     return agraph(nodes=nodes, edges=edges, config=config)
+
+
+def legend_html(scene: Scene) -> str:
+    """Colour per entity type (the types on the canvas), and what edges and sizes mean."""
+    kinds = list(dict.fromkeys(e.type for e in scene.nodes))
+    chip = ('<span style="display:inline-flex;align-items:center;margin:0 12px 4px 0;font-size:0.82rem">'
+            '<span style="width:12px;height:12px;border-radius:50%;background:{};display:inline-block;'
+            'margin-right:5px"></span>{}</span>')
+    parts = [chip.format(colour_for(k), html.escape(TYPE_NAMES.get(k, k.lower() or "entity"))) for k in kinds]
+    line = ('<span style="display:inline-flex;align-items:center;margin:0 12px 4px 0;font-size:0.82rem">'
+            '<span style="width:26px;border-top:2px {} {};display:inline-block;margin-right:5px"></span>{}</span>')
+    parts += [line.format("solid", "#555555", "current fact"), line.format("dashed", "#c0c0c0", "superseded fact")]
+    parts.append('<span style="font-size:0.82rem;color:#555">· largest node: the entity you picked; '
+                 'thick border: expanded by a click</span>')
+    return f'<div style="line-height:1.6">{"".join(parts)}</div>'
 
 
 def facts_frame(facts: list[Fact]) -> pd.DataFrame:

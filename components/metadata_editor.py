@@ -38,15 +38,18 @@ def _saved(message: str) -> None:
     st.rerun()
 
 
-def metadata_tab(svc: Services, doc: DocumentSummary) -> None:
+def metadata_tab(svc: Services, doc: DocumentSummary, notice: Any) -> None:
+    """The editor; the outcome of a save that fails shows in ``notice`` (above the tabs) as well as the tab
+    staying open, so nobody misses it."""
     st.json(doc.metadata)
     with st.form("documents.meta_form"):
         changes_text = st.text_area("Set fields (JSON, merged into the metadata)", placeholder='{"reviewed": true}')
         remove = st.text_input("Remove fields (comma-separated)")
         if st.form_submit_button("Update metadata"):
-            changes = parse_json_object(changes_text, "The changes")
+            with notice:
+                changes = parse_json_object(changes_text, "The changes")
             if changes is not None:
-                with user_errors("Could not update the metadata"):
+                with notice, user_errors("Could not update the metadata"):
                     svc.documents.update_metadata(doc.id, changes, remove=[k.strip() for k in remove.split(",") if k.strip()])
                     _saved("Metadata updated.")
 
@@ -59,9 +62,10 @@ def metadata_tab(svc: Services, doc: DocumentSummary) -> None:
                             value=json.dumps(copy["metadata"], indent=2, ensure_ascii=False),
                             key=f"documents.meta_edit.{doc.id}.{copy['etag']}", height=160)
         if st.form_submit_button("Save metadata"):
-            new = parse_json_object(text, "The metadata")
+            with notice:
+                new = parse_json_object(text, "The metadata")
             if new is not None:
-                with user_errors("Could not save the metadata"):
+                with notice, user_errors("Could not save the metadata"):
                     svc.documents.update_metadata(doc.id, new, replace=True, expected_etag=copy["etag"])
                     _saved("Metadata saved.")
     if st.button("Reload the editor", key="documents.meta_reload", icon=":material/refresh:"):

@@ -8,23 +8,34 @@ import streamlit as st
 
 
 class Keys:
+    LAST_COLLECTION = "shell.last_collection"  # the collection last worked on: every page's default (pickers.py)
     INGEST_JOB = "ingest.job_id"
     INGEST_UPLOAD_NONCE = "ingest.upload_nonce"
+    INGEST_REQUEST = "ingest.request"  # {"job_id", "request"}: what the live job ran, for "Retry the failed files"
+    INGEST_CLEAR_UPLOADS = "ingest.clear_uploads"  # the upload job whose success empties the file picker
     SEARCH_RESPONSE = "search.response"
     COLLECTIONS_SELECTED = "collections.selected"
     COLLECTIONS_FLASH = "collections.flash"
+    COLLECTIONS_FORM_NONCE = "collections.form_nonce"  # a new create form (empty fields) after each create
+    COLLECTIONS_CREATED = "collections.created"  # the collection just created: its "next step" links
     DOCUMENTS_FLASH = "documents.flash"
     DOCUMENTS_META_COPY = "documents.meta_copy"  # the metadata the editor opened: {document_id, etag, metadata}
+    DOCUMENTS_TAB = "documents.tab"  # the open tab, kept across saves (a failed save stays in view)
     ASK_CONVERSATION = "ask.conversation_id"
     AUTH_SIGNED_IN = "auth.signed_in"  # set by components/auth.py after the right password
 
 
 _DEFAULTS: dict[str, Any] = {
+    Keys.LAST_COLLECTION: None,
     Keys.INGEST_JOB: None,
     Keys.INGEST_UPLOAD_NONCE: 0,
+    Keys.INGEST_REQUEST: None,
+    Keys.INGEST_CLEAR_UPLOADS: None,
     Keys.SEARCH_RESPONSE: None,
     Keys.COLLECTIONS_SELECTED: None,
     Keys.COLLECTIONS_FLASH: None,
+    Keys.COLLECTIONS_FORM_NONCE: 0,
+    Keys.COLLECTIONS_CREATED: None,
     Keys.DOCUMENTS_FLASH: None,
     Keys.DOCUMENTS_META_COPY: None,
     Keys.ASK_CONVERSATION: None,

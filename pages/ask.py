@@ -28,7 +28,9 @@ def render() -> None:
                 st.rerun()
 
     names = [c.name for c in svc.collections.list()]
-    scope = st.multiselect("Collections", names, key="ask.scope", placeholder="All collections")
+    linked = st.query_params.get("collection")  # "Ask about it" after an ingest
+    scope = st.multiselect("Collections", names, key="ask.scope", placeholder="All collections",
+                           default=[linked] if linked in names else None)
     if not names:
         st.info("Create a collection and ingest documents to ask about them.", icon=":material/info:")
 
@@ -53,7 +55,8 @@ def render() -> None:
                     st.text(turn.content)
                 else:
                     details = turn.details
-                    show_answer(text=turn.content, mode=details.get("mode", ""), citations=details.get("citations", {}),
+                    show_answer(svc, text=turn.content, mode=details.get("mode", ""),
+                                citations=details.get("citations", {}), quotes=details.get("quotes", {}),
                                 context=details.get("context", []), facts=details.get("facts", []),
                                 mermaid=details.get("mermaid"), diagnostics=details.get("diagnostics", {}),
                                 key=f"ask.turn.{turn.id}")
@@ -74,7 +77,8 @@ def render() -> None:
                 result = svc.ask.ask(question, conversation_id=conv_id, collections=scope or None, on_token=on_token)
                 st.session_state[Keys.ASK_CONVERSATION] = result.conversation_id
                 placeholder.empty()
-                show_answer(text=result.answer.text, mode=result.answer.mode, citations=result.answer.citations,
+                show_answer(svc, text=result.answer.text, mode=result.answer.mode, citations=result.answer.citations,
+                            quotes=result.answer.quotes,
                             context=[dataclasses.asdict(c) for c in result.context],
                             facts=[dataclasses.asdict(f) for f in result.facts], mermaid=result.mermaid,
                             diagnostics=result.diagnostics, key="ask.latest")

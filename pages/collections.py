@@ -1,4 +1,4 @@
-"""Collections: create, list with counts, view, edit the description, add schema fields, delete."""
+"""Collections: create, list with counts, view, edit the description, change the schema, delete."""
 
 import json
 
@@ -6,43 +6,65 @@ import pandas as pd
 import streamlit as st
 
 from components.app_shell import serve
-from components.feedback import parse_json_object, user_errors
+from components.feedback import user_errors
 from components.markdown_text import md_escape
+from components.pickers import collection_index, remember_collection
 from components.resources import get_services
+from components.schema_editor import SHORTHAND_HELP, fields_caption, parse_schema, schema_tab
 from components.state import Keys, flash
+
+
+def _create_form(svc, open_: bool) -> None:
+    # Widget keys carry a nonce that moves after each create, so the next form starts empty
+    # (a second collection must not silently inherit the first one's schema); after a refusal they keep
+    # what was typed.
+    nonce = st.session_state[Keys.COLLECTIONS_FORM_NONCE]
+    with st.expander("Create a collection", expanded=open_, icon=":material/add:"), st.form("collections.create"):
+        name = st.text_input("Name", max_chars=100, placeholder="e.g. sotu", key=f"collections.new_name.{nonce}")
+        description = st.text_area("Description (required)", placeholder="What it holds and what it is for",
+                                   key=f"collections.new_description.{nonce}")
+        schema_text = st.text_area("Metadata schema (optional JSON)", key=f"collections.new_schema.{nonce}",
+                                   placeholder='{"year": {"type": "integer", "required": true}, "party": "string"}',
+                                   help=SHORTHAND_HELP)
+        if st.form_submit_button("Create", type="primary"):
+            schema = parse_schema(schema_text, "The schema")
+            if schema is not None:
+                with user_errors("Could not create the collection"):
+                    created = svc.collections.create(name=name, description=description, metadata_schema=schema)
+                    st.session_state[Keys.COLLECTIONS_SELECTED] = created.name
+                    st.session_state[Keys.COLLECTIONS_FORM_NONCE] = nonce + 1
+                    st.session_state[Keys.COLLECTIONS_CREATED] = created.name
+                    remember_collection(created.name)
+                    flash(Keys.COLLECTIONS_FLASH, md_escape(f"Created collection {created.name!r}."))
+                    st.rerun()
+
+
+def _next_step(names: list[str]) -> None:
+    created = st.session_state.get(Keys.COLLECTIONS_CREATED)
+    if created not in names:
+        return
+    st.session_state[Keys.COLLECTIONS_CREATED] = None
+    with st.container(border=True):
+        st.markdown("**Next step:** put documents into it.")
+        st.page_link("pages/ingest.py", label=f"Ingest documents into {created}", icon=":material/upload_file:",
+                     query_params={"collection": created})
 
 
 def render() -> None:
     svc = get_services()
     st.title("Collections")
     flash(Keys.COLLECTIONS_FLASH)
-
-    with st.expander("Create a collection", expanded=not svc.collections.list(), icon=":material/add:"):
-        with st.form("collections.create", clear_on_submit=False):
-            name = st.text_input("Name", max_chars=100, placeholder="e.g. sotu")
-            description = st.text_area("Description (required)", placeholder="What it holds and what it is for")
-            schema_text = st.text_area(
-                "Metadata schema (optional JSON)", placeholder='{"custom": {"year": {"type": "integer", "required": true}}}',
-                help="Field types: string, integer, number, boolean, date, list.",
-            )
-            if st.form_submit_button("Create", type="primary"):
-                schema = parse_json_object(schema_text, "The schema")
-                if schema is not None:
-                    with user_errors("Could not create the collection"):
-                        created = svc.collections.create(name=name, description=description, metadata_schema=schema)
-                        st.session_state[Keys.COLLECTIONS_SELECTED] = created.name
-                        flash(Keys.COLLECTIONS_FLASH, md_escape(f"Created collection {created.name!r}."))
-                        st.rerun()
-
     collections = svc.collections.list()
+    _next_step([c.name for c in collections])
+    _create_form(svc, open_=not collections)
     if not collections:
-        st.info("No collections yet.", icon=":material/info:")
+        st.info("No collections yet: create one above.", icon=":material/info:")
         st.stop()
 
     st.dataframe(
         pd.DataFrame([{
             "name": c.name, "description": c.description, "documents": c.document_count, "chunks": c.chunk_count,
-            "schema fields": ", ".join(c.metadata_schema.get("custom", {})) or "—",
+            "schema fields": fields_caption(c.metadata_schema) or "—",
             "embedding model": f"{c.embedding_model} ({c.embedding_dim}-d)", "created": c.created_at,
         } for c in collections]),
         hide_index=True, width="stretch",
@@ -50,16 +72,22 @@ def render() -> None:
 
     names = [c.name for c in collections]
     selected = st.session_state.get(Keys.COLLECTIONS_SELECTED)
-    chosen = st.selectbox("Collection", names, index=names.index(selected) if selected in names else 0,
-                          key="collections.view")
+    chosen = st.selectbox("Collection", names, key="collections.view",
+                          index=names.index(selected) if selected in names else collection_index(svc, collections))
+    remember_collection(chosen)
     coll = next(c for c in collections if c.name == chosen)
 
-    info, edit, schema_tab, danger = st.tabs(["Details", "Description", "Schema", "Delete"])
+    info, edit, schema_, danger = st.tabs(["Details", "Description", "Schema", "Delete"])
     with info:
         st.markdown(f"**{coll.document_count}** documents · **{coll.chunk_count}** chunks")
         st.caption(f"Embedding model {coll.embedding_model}, {coll.embedding_dim} dimensions · created {coll.created_at:%Y-%m-%d %H:%M}")
         st.text(coll.description)
-        st.page_link("pages/documents.py", label="Browse its documents", icon=":material/description:",
+        l1, l2, l3 = st.columns(3)
+        l1.page_link("pages/ingest.py", label="Ingest documents", icon=":material/upload_file:",
+                     query_params={"collection": coll.name})
+        l2.page_link("pages/documents.py", label="Browse its documents", icon=":material/description:",
+                     query_params={"collection": coll.name})
+        l3.page_link("pages/search.py", label="Search it", icon=":material/search:",
                      query_params={"collection": coll.name})
     with edit:
         with st.form("collections.edit"):
@@ -69,19 +97,8 @@ def render() -> None:
                     svc.collections.update_description(coll.name, new_description)
                     flash(Keys.COLLECTIONS_FLASH, "Description saved.")
                     st.rerun()
-    with schema_tab:
-        st.json(coll.metadata_schema)
-        with st.form("collections.schema"):
-            addition = st.text_area("Fields to add (JSON)", placeholder='{"custom": {"party": {"type": "string"}}}',
-                                    help="Schemas are additive: existing fields cannot change. A required field "
-                                         "can only be added while the collection is empty.")
-            if st.form_submit_button("Add fields"):
-                fields = parse_json_object(addition, "The fields")
-                if fields:
-                    with user_errors("Could not add the fields"):
-                        svc.collections.add_schema_fields(coll.name, fields)
-                        flash(Keys.COLLECTIONS_FLASH, "Schema updated.")
-                        st.rerun()
+    with schema_:
+        schema_tab(svc, coll)
     with danger:
         st.warning(f"Deleting {md_escape(repr(coll.name))} removes it and the {coll.document_count} documents that only it holds, "
                    "with their chunks.", icon=":material/warning:")

@@ -6,13 +6,15 @@ import streamlit as st
 
 from components.app_shell import serve
 from components.feedback import user_errors
+from components.graph_canvas import canvas, canvas_state, relate
 from components.graph_overview import graph_overview
-from components.graph_view import facts_frame, show_canvas, show_fact_sources
+from components.graph_view import facts_frame, show_fact_sources
 from components.markdown_text import md_escape
 from components.mermaid_view import show_mermaid
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
 from services.graph.mermaid import subgraph_to_mermaid
+from services.graph.scene import merge
 
 
 def render() -> None:
@@ -85,28 +87,29 @@ def render() -> None:
 
     subgraph = None
     with user_errors("Could not expand the neighbourhood"):
-        subgraph = svc.graph.neighbourhood(coll.id, focus, depth=int(depth), relations=relations or None,
-                                           status=None if status == "all" else status,
-                                           valid_from=valid_from, valid_until=valid_until)
+        filters = {"relations": relations or None, "status": None if status == "all" else status,
+                   "valid_from": valid_from, "valid_until": valid_until}
+        subgraph = svc.graph.neighbourhood(coll.id, focus, depth=int(depth), **filters)
+        view = canvas_state(coll.id, focus)
+        for key in view["expanded"]:
+            subgraph = merge(subgraph, svc.graph.neighbourhood(coll.id, key, depth=1, **filters))
     if subgraph is None:
         st.stop()
-    st.caption(f"{len(subgraph.nodes)} entities · {len(subgraph.facts)} facts shown")
 
     canvas_tab, mermaid_tab, facts_tab, relate_tab = st.tabs(["Canvas", "Mermaid", "Facts", "How does X relate to Y?"])
     with canvas_tab:
         if not subgraph.facts:
             st.info("No facts match these filters.", icon=":material/filter_alt_off:")
+            scene = None
         else:
-            clicked = show_canvas(subgraph, focus=focus, key=f"graph.canvas.{coll.id}.{focus}")
-            chosen = clicked if clicked in subgraph.nodes else focus
-            node = subgraph.nodes.get(chosen)
-            st.markdown(f"**Facts of {md_escape(node.name if node else chosen)}** (click a node to change)")
-            show_fact_sources([f for f in subgraph.facts if chosen in (f.source_key, f.target_key)])
+            scene = canvas(svc, coll, subgraph, focus, view)
     with mermaid_tab:
-        if subgraph.facts:
-            show_mermaid(subgraph_to_mermaid(subgraph), file_name=f"{focus}.mmd", key="graph.mmd")
+        if scene is not None:
+            st.caption("The entities on the canvas, as a Mermaid flowchart.")
+            show_mermaid(subgraph_to_mermaid(scene.subgraph()), file_name=f"{focus}.mmd", key="graph.mmd")
     with facts_tab:
         if subgraph.facts:
+            st.caption(f"Every fact of the neighbourhood ({len(subgraph.facts)}), also those not drawn.")
             frame = facts_frame(subgraph.facts)
             st.dataframe(frame, hide_index=True, width="stretch")
             pick = st.selectbox("Show a fact's source", frame["fact id"], key="graph.fact",
@@ -114,18 +117,6 @@ def render() -> None:
                                                            for f in subgraph.facts if f.id == i))
             show_fact_sources([f for f in subgraph.facts if f.id == pick])
     with relate_tab:
-        other_text = st.text_input("Relate to", key="graph.other", placeholder="another entity")
-        others = svc.graph.find_entities(other_text, [coll.id], limit=20) if other_text.strip() else []
-        if others:
-            other = st.selectbox("Other entity", [e.key for e in others], key="graph.other_pick",
-                                 format_func=lambda k: next(e.name for e in others if e.key == k))
-            with user_errors("Could not find paths"):
-                paths = svc.graph.paths(coll.id, focus, other, max_hops=3)
-                if not paths:
-                    st.info("No path within 3 hops.", icon=":material/route:")
-                for i, path in enumerate(paths, start=1):
-                    st.markdown(f"**Path {i}**: {len(path)} hop(s), shortest first")
-                    st.dataframe(facts_frame(path), hide_index=True, width="stretch")
-
+        relate(svc, coll, focus)
 
 serve(render)

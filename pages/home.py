@@ -1,27 +1,43 @@
-"""Home: store health, counts and recent ingestion jobs."""
+"""Home: what to do next (create, ingest, explore), counts, recent ingestion jobs, and the stores."""
 
 import streamlit as st
 
 from components.app_shell import serve
 from components.jobs_view import jobs_table
+from components.markdown_text import md_escape
+from components.pickers import preferred_collection
 from components.resources import get_services
 
+DONE = ":green[:material/check_circle: done]"
 
-def render() -> None:
-    st.title("RAG Memory Workbench")
-    st.caption("Build and explore a knowledge base: collections, ingestion, and semantic, keyword or hybrid search.")
 
-    svc = get_services()
+def _steps(svc, collections) -> None:
+    """The three steps of the workbench, each with a link, the ones done ticked."""
+    documents = sum(c.document_count for c in collections)
+    current = preferred_collection(svc, collections)
+    params = {"collection": current} if current else None
+    with st.container(border=True):
+        st.markdown(f"**1. Create a collection** {DONE if collections else ''}  \n"
+                    "A named set of documents, with an optional metadata schema (year, author…).")
+        st.page_link("pages/collections.py", label="Collections", icon=":material/folder_special:")
+    with st.container(border=True):
+        st.markdown(f"**2. Ingest documents** {DONE if documents else ''}  \n"
+                    "Paste text, upload files (.txt .md .html .docx .pdf), read a folder or crawl a website.")
+        st.page_link("pages/ingest.py", label="Ingest", icon=":material/upload_file:", query_params=params,
+                     disabled=not collections)
+    with st.container(border=True):
+        st.markdown("**3. Explore**" + (f" {md_escape(current)}" if current and documents else "") + "  \n"
+                    "Find passages, ask questions with cited answers, and follow people, places and dates.")
+        c1, c2, c3, c4 = st.columns(4)
+        for column, (page, label, icon) in zip((c1, c2, c3, c4), (
+                ("pages/search.py", "Search", ":material/search:"), ("pages/ask.py", "Ask", ":material/forum:"),
+                ("pages/graph.py", "Graph", ":material/hub:"), ("pages/timeline.py", "Timeline", ":material/timeline:"))):
+            column.page_link(page, label=label, icon=icon, query_params=params, disabled=not documents)
+
+
+def _stores(svc) -> None:
     health = svc.health()
-    pg, emb = health["postgres"], health["embedding"]
-    collections = svc.collections.list()
-
-    c1, c2, c3 = st.columns(3)
-    c1.metric("Collections", len(collections))
-    c2.metric("Documents", sum(c.document_count for c in collections))
-    c3.metric("Chunks", sum(c.chunk_count for c in collections))
-
-    st.subheader("Stores")
+    pg, emb, graph = health["postgres"], health["embedding"], health["graph"]
     s1, s2, s3 = st.columns(3)
     with s1.container(border=True):
         st.markdown(f"**PostgreSQL** ({'embedded' if pg['kind'] == 'embedded' else 'from DATABASE_URL'})")
@@ -36,7 +52,6 @@ def render() -> None:
         else:
             st.caption(f"{emb['model']}{size} · loading in the background (the first search waits for it)")
     with s3.container(border=True):
-        graph = health["graph"]
         st.markdown("**Knowledge graph**")
         if graph is None:
             st.caption("turned off (graph_enabled = false)")
@@ -44,9 +59,23 @@ def render() -> None:
             st.caption(graph["kind"])
             st.code(graph["location"], language=None)
 
-    if not collections:
-        st.info("No collections yet. Start on the Collections page, then ingest documents.", icon=":material/info:")
-        st.page_link("pages/collections.py", label="Create a collection", icon=":material/add:")
+
+def render() -> None:
+    st.title("RAG Memory Workbench")
+    st.caption("Build and explore a knowledge base: collections, ingestion, and semantic, keyword or hybrid search, "
+               "a knowledge graph over time, and answers that cite their sources.")
+
+    svc = get_services()
+    collections = svc.collections.list()
+    _steps(svc, collections)
+
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Collections", len(collections))
+    c2.metric("Documents", sum(c.document_count for c in collections))
+    c3.metric("Chunks", sum(c.chunk_count for c in collections))
+
+    with st.expander("Stores and model", icon=":material/storage:"):
+        _stores(svc)
 
     st.subheader("Recent ingestion jobs")
     jobs_table(svc.jobs.recent(10))

@@ -1,16 +1,48 @@
 """Ingest: paste text, upload files, read a server-side directory or a website, as a background job with live progress."""
 
+import json
+import math
+
 import streamlit as st
 
 from components.app_shell import serve
 from components.feedback import parse_json_object, user_errors
-from components.jobs_view import jobs_table, running_elsewhere, show_job
+from components.graph_repair import graph_section
+from components.ingest_job import job_section, started, submit
 from components.markdown_text import md_escape
+from components.pickers import collection_index, remember_collection
 from components.resources import get_services
+from components.schema_editor import metadata_example
 from components.state import Keys
 from components.url_ingest import url_tab
+from services.errors import ValidationFailed
 from services.ingest.parsing import SUPPORTED_SUFFIXES
 from services.ingest.requests import describe_directory, directory_request, files_request, text_request
+from services.metadata_schema import validate_metadata
+
+
+def _quiet_metadata(text: str):
+    """The metadata box as an object, or None when it does not parse (for the retry button, every second)."""
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _metadata_for_all(schema, text: str, example: str):
+    """The metadata box, parsed and checked against the schema before a text or an upload starts: every
+    file of the ingest gets it, so a missing required field would fail them all."""
+    metadata = parse_json_object(text, "Metadata")
+    if metadata is None:
+        return None
+    try:
+        validate_metadata(schema, metadata)
+    except ValidationFailed as exc:
+        st.error(md_escape(f"{exc} Type it in the metadata box above, e.g. {example}."),
+                 icon=":material/error:")
+        return None
+    return metadata
 
 
 def render() -> None:
@@ -23,54 +55,27 @@ def render() -> None:
         st.page_link("pages/collections.py", label="Collections", icon=":material/folder_special:")
         st.stop()
 
-
-    @st.fragment(run_every=1.0)
-    def live_job() -> None:
-        job_id = st.session_state.get(Keys.INGEST_JOB)
-        recent = svc.jobs.recent(10)
-        running_elsewhere(recent, own=job_id)
-        if job_id is None:
-            st.caption("Start an ingest above; its progress shows here.")
-            st.markdown("**Recent jobs**")
-            jobs_table(recent)
-            return
-        job = show_job(svc, job_id)
-        if job.status == "running":
-            if st.button("Cancel", key="ingest.cancel", icon=":material/cancel:"):
-                svc.jobs.request_cancel(job_id)
-        elif st.session_state.get("ingest.was_running"):
-            st.session_state["ingest.was_running"] = False
-            st.rerun()  # refresh counts elsewhere on the page once the job ends
-        st.session_state["ingest.was_running"] = job.status == "running"
-        st.markdown("**Recent jobs**")
-        jobs_table(recent)
-
-
-    def submit(build) -> None:
-        """Build a request and start it as a background job; errors are shown inline."""
-        with user_errors("Could not start the ingest"):
-            request = build()
-            started(svc.ingestion.submit(request))
-
-
-    def started(job_id: int) -> None:
-        """Show this job in the live progress view below."""
-        st.session_state[Keys.INGEST_JOB] = job_id
-        st.session_state["ingest.was_running"] = True
-
-
     names = [c.name for c in collections]
     left, mid = st.columns([2, 1])
-    collection = left.selectbox("Collection", names, key="ingest.collection")
+    collection = left.selectbox("Collection", names, key="ingest.collection", index=collection_index(svc, collections))
+    remember_collection(collection)
     mode = mid.radio("Mode", ["ingest", "reingest"], horizontal=True, key="ingest.mode",
                      help="ingest refuses a title or content already in the collection; "
                           "reingest replaces an existing document's content and chunks in one transaction.")
     coll = next(c for c in collections if c.name == collection)
     fields = coll.metadata_schema.get("custom", {})
-    if fields:
-        st.caption("Schema: " + ", ".join(f"{k} ({v['type']}{', required' if v['required'] else ''})" for k, v in fields.items()))
+    required = {k: v for k, v in fields.items() if v.get("required")}
+    if required:
+        st.info(md_escape(f"Every document in {coll.name!r} needs: "
+                          + ", ".join(f"{k} ({v['type']})" for k, v in required.items())
+                          + ". Give it in the metadata box below (it applies to every file of this ingest), or in a "
+                            "metadata.csv beside a directory. Change the schema on the Collections page."),
+                icon=":material/rule:")
+    elif fields:
+        st.caption(md_escape("Optional metadata fields: " + ", ".join(f"{k} ({v['type']})" for k, v in fields.items())))
+    example = metadata_example(required or fields)
     metadata_text = st.text_input("Metadata for these documents (JSON object)", key="ingest.metadata",
-                                  placeholder='{"year": 1990}')
+                                  placeholder=example if fields else '{"source": "archive"}')
 
     text_tab, upload_tab, dir_tab, url_tab_ = st.tabs(["Text", "Upload files", "Directory on the server", "URL"])
     with text_tab:
@@ -78,19 +83,20 @@ def render() -> None:
             title = st.text_input("Title")
             body = st.text_area("Text", height=200)
             if st.form_submit_button("Ingest text", type="primary"):
-                metadata = parse_json_object(metadata_text, "Metadata")
+                metadata = _metadata_for_all(coll.metadata_schema, metadata_text, example)
                 if metadata is not None:
-                    submit(lambda: text_request(collection, title=title, text=body, metadata=metadata, mode=mode))
+                    submit(svc, lambda: text_request(collection, title=title, text=body, metadata=metadata, mode=mode))
     with upload_tab:
         nonce = st.session_state[Keys.INGEST_UPLOAD_NONCE]
+        limit_mb = math.ceil(svc.settings.max_file_bytes / (1024 * 1024))
         uploads = st.file_uploader("Files", type=[s.lstrip(".") for s in SUPPORTED_SUFFIXES],
-                                   accept_multiple_files=True, key=f"ingest.uploads.{nonce}")
+                                   accept_multiple_files=True, key=f"ingest.uploads.{nonce}", max_upload_size=limit_mb)
         if st.button("Ingest files", type="primary", disabled=not uploads, key="ingest.upload_go"):
-            metadata = parse_json_object(metadata_text, "Metadata")
+            metadata = _metadata_for_all(coll.metadata_schema, metadata_text, example)
             if metadata is not None:
                 files = [(u.name, u.getvalue()) for u in uploads]
-                submit(lambda: files_request(collection, files, settings=svc.settings, metadata=metadata, mode=mode))
-                st.session_state[Keys.INGEST_UPLOAD_NONCE] = nonce + 1
+                submit(svc, lambda: files_request(collection, files, settings=svc.settings, metadata=metadata, mode=mode),
+                       clears_uploads=True)
     with dir_tab:
         path = st.text_input("Directory path on the server", key="ingest.dir_path", placeholder="/srv/corpus")
         c1, c2, c3 = st.columns([2, 2, 1])
@@ -109,39 +115,16 @@ def render() -> None:
         if p2.button("Ingest directory", type="primary", key="ingest.dir_go", disabled=not path.strip()):
             metadata = parse_json_object(metadata_text, "Metadata")
             if metadata is not None:
-                submit(lambda: directory_request(collection, path, settings=svc.settings, include=globs[0],
-                                                 exclude=globs[1], recursive=recursive, metadata=metadata, mode=mode))
+                submit(svc, lambda: directory_request(collection, path, settings=svc.settings, include=globs[0],
+                                                      exclude=globs[1], recursive=recursive, metadata=metadata, mode=mode))
 
     with url_tab_:
         url_tab(svc, collection, mode, started)
 
     st.subheader("Progress")
-    live_job()
-
+    job_section(svc, lambda: _quiet_metadata(metadata_text))
     if svc.graph is not None:
-        st.subheader("Knowledge graph")
-        docs = svc.documents.list(collection_id=coll.id, limit=1000)
-        by_status = svc.documents.graph_status_counts(coll.id)
-        st.caption(f"{md_escape(coll.name)}: " + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "no documents"))
-        troubled = svc.documents.list(collection_id=coll.id, graph_status=("pending", "failed", "none"), limit=1000)
-        if troubled:
-            st.dataframe(
-                [{"id": d.id, "title": d.title, "graph": d.graph_status, "error": d.graph_error or ""} for d in troubled],
-                hide_index=True, width="stretch",
-            )
-        g1, g2 = st.columns(2)
-        doc_choice = g1.selectbox("Document", [d.id for d in docs], key="ingest.graph_doc",
-                                  format_func=lambda i: next(f"{d.title} ({d.graph_status})" for d in docs if d.id == i))
-        if g1.button("Rebuild graph for this document", key="ingest.rebuild_doc", disabled=not docs):
-            with user_errors("Could not start the rebuild"):
-                st.session_state[Keys.INGEST_JOB] = svc.ingestion.submit_graph_rebuild(coll.name, [doc_choice])
-                st.session_state["ingest.was_running"] = True
-                st.rerun()
-        if g2.button(f"Rebuild graph for all of {coll.name!r}", key="ingest.rebuild_all", disabled=not docs):
-            with user_errors("Could not start the rebuild"):
-                st.session_state[Keys.INGEST_JOB] = svc.ingestion.submit_graph_rebuild(coll.name)
-                st.session_state["ingest.was_running"] = True
-                st.rerun()
+        graph_section(svc, coll)
 
 
 serve(render)

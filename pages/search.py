@@ -13,7 +13,8 @@ def render() -> None:
     svc = get_services()
     st.title("Search")
 
-    names = [c.name for c in svc.collections.list()]
+    collections = svc.collections.list()
+    names = [c.name for c in collections]
     if not names:
         st.info("Nothing to search yet: create a collection and ingest documents.", icon=":material/info:")
         st.stop()
@@ -23,7 +24,9 @@ def render() -> None:
         c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
         mode = c1.radio("Mode", ["hybrid", "semantic", "keyword"], horizontal=True, key="search.mode",
                         help="Hybrid fuses the semantic and keyword rankings (weighted reciprocal-rank fusion).")
-        scope = c2.multiselect("Collections", names, key="search.scope", placeholder="All collections")
+        linked = st.query_params.get("collection")  # "Search it" links from Collections and Ingest
+        scope = c2.multiselect("Collections", names, key="search.scope", placeholder="All collections",
+                               default=[linked] if linked in names else None)
         threshold = c3.slider("Similarity threshold", -1.0, 1.0, float(svc.settings.search_threshold), 0.01,
                               key="search.threshold", help="Minimum cosine similarity for semantic matches. "
                               "Keyword matches are not filtered by it.")
@@ -40,7 +43,9 @@ def render() -> None:
 
     response = st.session_state.get(Keys.SEARCH_RESPONSE)
     if response is not None:
-        show_response(response, svc)
+        fields = list(dict.fromkeys(f for c in collections if not scope or c.name in scope
+                                    for f in c.metadata_schema.get("custom", {})))
+        show_response(response, svc, fields)
 
 
 serve(render)

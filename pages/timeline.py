@@ -1,9 +1,7 @@
-"""Timeline: an entity's facts over time (current and superseded), with a date filter, table and CSV."""
+"""Timeline: an entity's facts over time (spans as bars, statements as points), with a date filter, table and CSV."""
 
 import datetime as dt
 
-import pandas as pd
-import plotly.express as px
 import streamlit as st
 
 from components.app_shell import serve
@@ -11,6 +9,7 @@ from components.feedback import user_errors
 from components.graph_view import facts_frame
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
+from components.timeline_chart import TIMELINE_LEGEND, timeline_figure
 
 
 def render() -> None:
@@ -44,28 +43,11 @@ def render() -> None:
         st.info("No facts in this date range.", icon=":material/event_busy:")
         st.stop()
 
-    today = dt.date.today().isoformat()
-    rows = pd.DataFrame([{
-        "fact": f"{f.source} — {f.relation.replace('_', ' ')} → {f.target}",
-        "start": f.valid_from, "end": f.valid_until or today, "status": f.status,
-        "sentence": (f.sentence[:160] + "…") if len(f.sentence) > 160 else f.sentence,
-        "document": f.document_id, "valid_until": f.valid_until or "(current)",
-    } for f in facts])
-    rows["start"] = pd.to_datetime(rows["start"], errors="coerce")
-    rows["end"] = pd.to_datetime(rows["end"], errors="coerce")
-    # A fact stated at one moment still gets a visible bar: at least a year wide.
-    rows["end"] = rows[["start", "end"]].apply(lambda r: max(r["end"], r["start"] + pd.DateOffset(years=1)), axis=1)
-    figure = px.timeline(
-        rows, x_start="start", x_end="end", y="fact", color="status",
-        color_discrete_map={"current": "#2e7d32", "superseded": "#9e9e9e"},
-        hover_data={"sentence": True, "document": True, "valid_until": True, "start": "|%Y-%m-%d", "end": False},
-    )
-    figure.update_yaxes(autorange="reversed", title=None)
-    figure.update_layout(height=min(900, 140 + 28 * len(rows["fact"].unique())), legend_title_text="status",
-                         margin={"l": 10, "r": 10, "t": 30, "b": 10})
-    st.plotly_chart(figure, width="stretch", key="timeline.chart")
-    st.caption(f"{len(facts)} facts · {sum(f.status == 'current' for f in facts)} current · "
-               f"{sum(f.status == 'superseded' for f in facts)} superseded")
+    st.plotly_chart(timeline_figure(facts, dt.date.today()), width="stretch", key="timeline.chart")
+    st.caption(TIMELINE_LEGEND)
+    spans = [f for f in facts if f.single_valued or f.valid_until]
+    st.caption(f"{len(facts)} facts: {len(facts) - len(spans)} statements (points) · {len(spans)} spans (bars), "
+               f"{sum(1 for f in spans if not f.valid_until)} of them current")
 
     table = facts_frame(facts)
     st.dataframe(table, hide_index=True, width="stretch")

@@ -24,7 +24,7 @@ def test_canvas_and_offline_mermaid(app_url, page, acme, tmp_path):
     outside = []
     page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
     page.goto(f"{app_url}/graph?collection={acme}&entity=acme")
-    page.get_by_text("4 entities · 3 facts shown").wait_for(timeout=90_000)
+    page.get_by_text("Showing 4 of 4 entities and 3 of 3 facts").wait_for(timeout=90_000)
 
     canvas_frame = page.frame_locator("iframe[title='streamlit_agraph.agraph']")
     canvas_frame.locator("canvas").first.wait_for(timeout=60_000)

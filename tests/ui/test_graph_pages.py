@@ -21,14 +21,14 @@ def test_graph_page_filters_as_of_2020(acme):
     at = open_page("graph", query={"collection": acme, "entity": "acme"})
     assert not at.exception
     assert at.selectbox(key="graph.entity").value == "acme"
-    assert any("4 entities · 3 facts shown" in c.value for c in at.caption)
+    assert any("Showing 4 of 4 entities and 3 of 3 facts" in c.value for c in at.caption)
 
     at.radio(key="graph.time").set_value("as of").run()
     import datetime as dt
 
     at.date_input(key="graph.asof").set_value(dt.date(2020, 6, 1)).run()
     assert not at.exception
-    assert any("2 entities · 1 facts shown" in c.value for c in at.caption)
+    assert any("Showing 2 of 2 entities and 1 of 1 facts" in c.value for c in at.caption)
     facts = at.dataframe[0].value
     assert list(facts["subject"]) == ["Alice"] and list(facts["status"]) == ["superseded"]
 
@@ -42,7 +42,7 @@ def test_graph_page_mermaid_and_paths(acme):
 
     at.text_input(key="graph.other").set_value("carol").run()
     assert not at.exception
-    assert any("Path 1" in m.value for m in at.markdown)
+    assert any("Route 1" in m.value for m in at.markdown)
 
 
 def test_timeline_page_shows_current_and_superseded(acme):

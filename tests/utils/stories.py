@@ -35,3 +35,22 @@ def make_zorbex(services) -> tuple[str, dict[str, int]]:
     ids = {title: services.ingestion.run(text_request(name, title=title, text=text)).items[0]["document_id"]
            for title, text in ZORBEX}
     return name, ids
+
+
+FIRST = ("Alice", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiroshi", "Ingrid", "Jonas")
+LAST = ("Walker", "Moreau", "Rossi", "Ivanov", "Garcia", "Haddad", "Larsen", "Tanaka")
+
+
+def make_hub(services, documents: int = 5, people_per_document: int = 15) -> str:
+    """Acme Corporation hires 75 people over 5 documents and "values the law" in each (a concept in every
+    document: generic); Alice Walker also founded Globex, twice over (one route, two facts)."""
+    name = f"hub-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="A hub with many spokes.")
+    people = [f"{f} {last}" for last in LAST for f in FIRST]
+    for d in range(documents):
+        hires = people[d * people_per_document:(d + 1) * people_per_document]
+        lines = [f"Acme Corporation hired {who}." for who in hires] + ["Acme Corporation values the law."]
+        if d == 0:
+            lines += ["Alice Walker founded Globex.", "Alice Walker also led Globex."]
+        services.ingestion.run(text_request(name, title=f"Hiring report {d + 1}", text=" ".join(lines)))
+    return name

@@ -1,0 +1,61 @@
+"""One document: the cited passage, the text as Markdown with find-in-document, and its chunks with previews."""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from components.markdown_text import md_escape
+from components.rich_text import markdown_html, with_marks
+from services.documents import ChunkView, DocumentView
+
+SHOWN_CHARS = 200_000  # a longer document is drawn up to here; find-in-document still searches all of it
+SNIPPETS = 30
+
+
+def preview(text: str, chars: int = 70) -> str:
+    """The first words of a chunk, on one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= chars else flat[:chars].rsplit(" ", 1)[0] + "…"
+
+
+def find_spans(text: str, needle: str) -> list[tuple[int, int]]:
+    """Where ``needle`` occurs in ``text``, ignoring case."""
+    if not needle.strip():
+        return []
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(needle.strip()), text, flags=re.I)]
+
+
+def content_tab(view: DocumentView, focus: ChunkView | None) -> None:
+    text = view.content
+    needle = st.text_input("Find in document", key="documents.find", placeholder="a word or phrase",
+                           help="Highlights every occurrence (ignoring case) and lists where they are.")
+    found = find_spans(text, needle)
+    if needle.strip():
+        st.caption(f"{len(found)} match(es) for “{md_escape(needle.strip())}”")
+        if found:
+            with st.expander(f"Where ({min(len(found), SNIPPETS)} shown)", expanded=len(text) > 20_000,
+                             icon=":material/format_list_bulleted:"):
+                for start, end in found[:SNIPPETS]:
+                    lo, hi = max(0, start - 80), min(len(text), end + 80)
+                    snippet = with_marks(text[lo:hi], [(start - lo, end - lo)])
+                    st.html(markdown_html(("…" if lo else "") + " ".join(snippet.split()) + ("…" if hi < len(text) else "")))
+    if focus is not None and not needle.strip():
+        st.caption(f"The cited passage: chunk {focus.chunk_index}, characters {focus.char_start}–{focus.char_end}, "
+                   "highlighted below in the whole document.")
+        st.html(markdown_html(with_marks(focus.text, [(0, len(focus.text))]), css_class="rag-chunk"))
+    spans = found or ([(focus.char_start, focus.char_end)] if focus is not None else [])
+    shown = text[:SHOWN_CHARS]
+    if len(text) > SHOWN_CHARS:
+        st.caption(f"Showing the first {SHOWN_CHARS:,} of {len(text):,} characters; find-in-document searches all of it.")
+    st.html(markdown_html(with_marks(shown, spans), css_class="rag-document"))
+
+
+def chunks_tab(view: DocumentView, focus: ChunkView | None) -> None:
+    for chunk in view.chunks:
+        heading = " › ".join(chunk.heading_path)
+        label = (f"Chunk {chunk.chunk_index} · {chunk.char_start}–{chunk.char_end}"
+                 + (f" · {heading}" if heading else "") + f" · “{preview(chunk.text)}”")
+        with st.expander(md_escape(label), expanded=focus is not None and chunk.chunk_index == focus.chunk_index):
+            st.html(markdown_html(chunk.text))
