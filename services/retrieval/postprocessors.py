@@ -7,8 +7,10 @@ question, they return the context passages in order.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from pydantic import PrivateAttr
@@ -36,7 +38,7 @@ class MMRPostprocessor(BaseNodePostprocessor):
     _embedder: Any = PrivateAttr()
     _vectors: Any = PrivateAttr()
 
-    def __init__(self, embedder: TextEmbedder, vectors: Any, **kwargs: Any) -> None:
+    def __init__(self, embedder: TextEmbedder, vectors: Callable[[list[int]], np.ndarray], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._embedder = embedder
         self._vectors = vectors  # ids -> stored embeddings in that order (chunk_store.vectors over a connection)
