@@ -125,9 +125,9 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
     memory = MemoryService(engine=engine, embedder=embedder)
     walk = GraphWalk(engine=engine) if graph is not None else None
     retriever = GraphAwareRetriever(search=search, collections=collections, graph=graph, walk=walk,
-                                    llm=create_llm(settings), rrf_k=settings.rrf_k,
+                                    llm=create_llm(settings), rrf_k=settings.ask_rrf_k,
                                     weights={"semantic": settings.semantic_weight, "keyword": settings.keyword_weight,
-                                             "graph": settings.graph_weight})
+                                             "feedback": settings.keyword_weight, "graph": settings.graph_weight})
     ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                      embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
     backup = BackupService(settings=settings, engine=engine, embedder=embedder, collections=collections, graph=graph)
