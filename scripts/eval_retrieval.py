@@ -78,9 +78,10 @@ def setups(svc: Services) -> dict[str, Callable[[str], list[str]]]:
         "semantic only (MiniLM, pgvector HNSW)": search("semantic"),
         "keyword only (BM25 in PostgreSQL)": search("keyword"),
         "reference BM25 (rank_bm25 Okapi k1 1.5 b 0.75, title + text)": lambda q: reference.rank(q, 20),
-        "hybrid (Search: semantic + BM25)": search("hybrid"),
+        "hybrid (Search: semantic + BM25 + BM25 with feedback, RRF k 60)": search("hybrid"),
         "graph walk alone": retrieve("graph"),
-        "full fusion (Ask: semantic + BM25 + graph walk, MMR)": retrieve("semantic", "keyword", "graph"),
+        "Ask without the walk (semantic + BM25 + feedback, RRF k 10)": retrieve("semantic", "keyword", "feedback"),
+        "full fusion (Ask: + graph walk, weight 3)": retrieve("semantic", "keyword", "feedback", "graph"),
     }
 
 

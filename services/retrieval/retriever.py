@@ -1,11 +1,14 @@
-"""Ask's retrieval: semantic and BM25 in parallel, the graph walk from their semantic hits, fused, then reranked.
+"""Ask's retrieval: semantic and BM25 in parallel, BM25 with feedback, the graph walk, fused, then reranked.
 
 1. :class:`SemanticRetriever` and :class:`KeywordRetriever` run in parallel; the graph walk starts as soon as
    the semantic hits are in (they are its passage seeds).
-2. The three rankings are fused (:func:`services.retrieval.fusion.rrf`: weighted reciprocal-rank fusion,
-   weights chosen on the first half of hotpotqa-100, docs/evaluation.md).
-3. The fused candidates go through a node postprocessor: the configured LLM reranks them
-   (:class:`LLMReranker`), or offline, MMR diversifies them (:class:`MMRPostprocessor`).
+2. BM25 runs again on the question expanded by pseudo-relevance feedback from the first two chunks of
+   the semantic + BM25 fusion (the ``feedback`` list: the bridge entity a second hop needs is often named
+   in the passage that answers the first).
+3. The four rankings are fused (:func:`services.retrieval.fusion.rrf`: weighted reciprocal-rank fusion;
+   k and the graph walk's weight chosen on the first half of hotpotqa-100, docs/evaluation.md).
+4. With an LLM configured, it reranks the fused candidates (:class:`LLMReranker`). Offline the fused
+   order stands; MMR (:class:`MMRPostprocessor`) is available but off: it cost recall (docs/evaluation.md).
 
 Every phase is timed for Ask's diagnostics. The class is a LlamaIndex ``BaseRetriever`` too: ``retrieve(str)``
 returns the final ``NodeWithScore`` list over every collection.
@@ -40,11 +43,14 @@ if TYPE_CHECKING:
     from services.graph.service import GraphService
     from services.stores.llm import LLMClient
 
-RETRIEVERS = ("semantic", "keyword", "graph")
-# Chosen on hotpotqa-100's first 50 questions (docs/evaluation.md); the graph walk already carries the
-# semantic hits as seeds, so it is not an independent list, and RRF's rank-only view keeps one list's
-# score scale from dominating.
-DEFAULT_WEIGHTS = {"semantic": 1.0, "keyword": 1.0, "graph": 1.0}
+RETRIEVERS = ("semantic", "keyword", "feedback", "graph")
+# k and the walk's weight were chosen on hotpotqa-100's first 50 questions and checked on the other 50
+# (docs/evaluation.md). The walk is the only list that can reach a passage sharing no words and little
+# meaning with the question (the second hop), so it weighs as much as the other three together; a small
+# k lets the first ranks of each list decide.
+DEFAULT_WEIGHTS = {"semantic": 1.0, "keyword": 1.0, "feedback": 1.0, "graph": 3.0}
+DEFAULT_RRF_K = 10
+FEEDBACK_CHUNKS = 2
 
 
 @dataclass
@@ -74,8 +80,8 @@ class Retrieval:
 class GraphAwareRetriever(BaseRetriever):
     def __init__(self, *, search: SearchService, collections: CollectionService, graph: GraphService | None = None,
                  walk: GraphWalk | None = None, llm: LLMClient | None = None, weights: dict[str, float] | None = None,
-                 fusion: str = "rrf", depth: int = 20, rrf_k: int = 60, mmr_lambda: float = 0.7,
-                 use_mmr: bool = True, rerank_candidates: int = 20) -> None:
+                 fusion: str = "rrf", depth: int = 50, rrf_k: int = DEFAULT_RRF_K, mmr_lambda: float = 0.7,
+                 use_mmr: bool = False, rerank_candidates: int = 20) -> None:
         super().__init__()
         self.search = search
         self.collections = collections
@@ -119,8 +125,15 @@ class GraphAwareRetriever(BaseRetriever):
             graph_f = pool.submit(timed, "graph", self._walk, query, semantic, cids, extra_entities or [], scope) \
                 if "graph" in retrievers else None
             keyword = kw_f.result() if kw_f else []
+            feedback: list[NodeWithScore] = []
+            if "feedback" in retrievers and keyword:
+                first = ranked(rrf([([chunk_id(n) for n in semantic], 1.0), ([chunk_id(n) for n in keyword], 1.0)],
+                                   60))[:FEEDBACK_CHUNKS]
+                feedback = timed("feedback", KeywordRetriever(self.search, collections=scope, limit=self.depth,
+                                                              feedback=first).retrieve, bundle)
             graph_nodes, facts, entity_keys = graph_f.result() if graph_f else ([], [], [])
-        lists = {"semantic": semantic if "semantic" in retrievers else [], "keyword": keyword, "graph": graph_nodes}
+        lists = {"semantic": semantic if "semantic" in retrievers else [], "keyword": keyword, "feedback": feedback,
+                 "graph": graph_nodes}
         t0 = time.perf_counter()
         candidates = self._fuse(lists)
         timings["fuse"] = (time.perf_counter() - t0) * 1000
@@ -130,7 +143,8 @@ class GraphAwareRetriever(BaseRetriever):
         ranks = {name: {chunk_id(n): i for i, n in enumerate(nodes, start=1)} for name, nodes in lists.items()}
         chunks = [self._context(n, ranks) for n in final]
         best = max((float(n.node.metadata.get("semantic_score") or n.score or 0.0) for n in semantic), default=None)
-        counts = {"semantic": len(lists["semantic"]), "keyword": len(keyword), "graph": len(graph_nodes),
+        counts = {"semantic": len(lists["semantic"]), "keyword": len(keyword), "feedback": len(feedback),
+                  "graph": len(graph_nodes),
                   "fused": len(candidates), "returned": len(chunks)}
         with self.search.engine.connect() as conn:  # chunks with every word: relevant whatever their similarity
             strict = len(chunk_store.matching_every_word(conn, [chunk_id(n) for n in keyword], query))

@@ -42,8 +42,10 @@ class _SearchRetriever(BaseRetriever):
     mode: SearchMode = "semantic"
 
     def __init__(self, search: SearchService, *, collections: list[str] | None = None, limit: int = 20,
-                 threshold: float = -1.0, filters: dict[str, Any] | None = None) -> None:
+                 threshold: float = -1.0, filters: dict[str, Any] | None = None,
+                 feedback: list[int] | None = None) -> None:
         super().__init__()
+        self.feedback = feedback
         self.search = search
         self.collections = collections
         self.limit = limit
@@ -52,7 +54,8 @@ class _SearchRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         response = self.search.search(query_bundle.query_str, collections=self.collections, mode=self.mode,
-                                      threshold=self.threshold, limit=self.limit, filters=self.filters)
+                                      threshold=self.threshold, limit=self.limit, filters=self.filters,
+                                      feedback=self.feedback)
         return [hit_node(h, self.mode) for h in response.hits]
 
 
@@ -63,7 +66,8 @@ class SemanticRetriever(_SearchRetriever):
 
 
 class KeywordRetriever(_SearchRetriever):
-    """The chunks that rank highest by BM25 for the question's words (websearch syntax allowed)."""
+    """The chunks that rank highest by BM25 for the question's words (websearch syntax allowed); given
+    ``feedback`` chunk ids, for the question expanded by their most telling words (pseudo-relevance feedback)."""
 
     mode: SearchMode = "keyword"
 

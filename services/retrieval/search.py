@@ -1,9 +1,10 @@
-"""Search: semantic (pgvector cosine), keyword (PostgreSQL full text) and hybrid (weighted RRF).
+"""Search: semantic (pgvector cosine), keyword (Okapi BM25 in PostgreSQL) and hybrid.
 
-Hybrid is a real fusion: both retrievers return ranked candidates and each
-chunk's fused score is ``Σ weight / (rrf_k + rank)`` over the lists it appears
-in. The similarity threshold applies to cosine similarity: it filters semantic
-candidates (a keyword match needs no threshold to count in hybrid).
+Hybrid fuses three ranked lists by reciprocal rank (``Σ weight / (rrf_k + rank)``): semantic, BM25, and
+BM25 again for the query expanded by pseudo-relevance feedback from the first two chunks of the
+semantic + BM25 fusion (:func:`services.stores.chunk_store.expanded_keyword`). The similarity threshold
+applies to cosine similarity: it filters semantic candidates (a keyword match needs no threshold to
+count in hybrid).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def parse_search_mode(value: str) -> SearchMode:
         return "hybrid"
     raise ValidationFailed(f"mode must be semantic, keyword or hybrid, not {value!r}.")
 MAX_QUERY_CHARS = 2_000
+CANDIDATES = 50  # the depth of each list hybrid fuses
+FEEDBACK_CHUNKS = 2  # pseudo-relevance feedback reads the first two chunks of the first pass
 MAX_LIMIT = 200
 
 
@@ -112,7 +115,7 @@ def _segments(marked: str) -> list[tuple[str, bool]]:
 
 class SearchService:
     def __init__(self, *, engine: Engine, embedder: TextEmbedder, collections: CollectionService,
-                 ef_search: int = 200, rrf_k: int = 60, semantic_weight: float = 0.6, keyword_weight: float = 0.3) -> None:
+                 ef_search: int = 200, rrf_k: int = 60, semantic_weight: float = 1.0, keyword_weight: float = 1.0) -> None:
         self.engine = engine
         self.embedder = embedder
         self.collections = collections
@@ -137,7 +140,10 @@ class SearchService:
     def search(
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
         threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
+        feedback: list[int] | None = None,
     ) -> SearchResponse:
+        """``feedback`` (keyword mode): chunk ids, best first, whose words expand the query (see
+        :func:`services.stores.chunk_store.expanded_keyword`)."""
         query = (query or "").replace("\x00", " ").strip()  # PostgreSQL text cannot hold NUL
         if not query:
             raise ValidationFailed("Type something to search for.")
@@ -153,7 +159,9 @@ class SearchService:
             return SearchResponse(query, mode, [], {}, timings, notes + ["No collection to search."])
         chunks = ChunkScope([c.id for c in scope], filters)
         chunks.where()  # a malformed filter is refused before anything runs
-        depth = limit if mode != "hybrid" else max(limit * 4, 40)
+        # Hybrid fuses each list's first CANDIDATES chunks whatever the page size, so a longer page never
+        # reorders the first results (deeper lists let chunks that are mediocre in every list rise).
+        depth = limit if mode != "hybrid" else max(limit, CANDIDATES)
         semantic: dict[int, float] = {}
         keyword: dict[int, float] = {}
         with self.engine.begin() as conn:
@@ -167,23 +175,33 @@ class SearchService:
                 timings["semantic"] = (time.perf_counter() - t0) * 1000
             if mode in ("keyword", "hybrid"):
                 t0 = time.perf_counter()
-                keyword = chunk_store.keyword(conn, query, chunks, depth=depth)
+                keyword = (chunk_store.expanded_keyword(conn, query, feedback, chunks, depth=depth)
+                           if feedback and mode == "keyword" else chunk_store.keyword(conn, query, chunks, depth=depth))
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
+            expanded: dict[int, float] = {}
+            if mode == "hybrid" and keyword:
+                t0 = time.perf_counter()
+                first = ranked(rrf([(ranked(semantic), 1.0), (ranked(keyword), 1.0)], self.rrf_k))
+                expanded = chunk_store.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth)
+                timings["feedback"] = (time.perf_counter() - t0) * 1000
             t0 = time.perf_counter()
             if mode == "semantic":
                 scores = semantic
             elif mode == "keyword":
                 scores = keyword
             else:
-                fused = rrf([(ranked(semantic), self.weights["semantic"]),
-                             (ranked(keyword), self.weights["keyword"])], self.rrf_k)
-                # Scale so that 1.0 means "ranked first by both retrievers".
-                best = sum(self.weights.values()) / (self.rrf_k + 1) or 1.0
+                lists = [(ranked(semantic), self.weights["semantic"]), (ranked(keyword), self.weights["keyword"]),
+                         (ranked(expanded), self.weights["keyword"])]
+                fused = rrf(lists, self.rrf_k)
+                # Scale so that 1.0 means "ranked first by every list".
+                best = sum(w for _, w in lists) / (self.rrf_k + 1) or 1.0
                 scores = {cid: score / best for cid, score in fused.items()}
             top = ranked(scores)[:limit]
             hits = _hits(chunk_store.load_hits(conn, top, query), top, scores, semantic, keyword)
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
         counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}
+        if mode == "hybrid":
+            counts["feedback"] = len(expanded)
         return SearchResponse(query, mode, hits, counts, timings, notes)
 
 

@@ -8,6 +8,7 @@ transaction) and get plain rows or ids back. Ranking takes a :class:`ChunkScope`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -232,12 +233,8 @@ def _statistics(conn: Connection, lexemes: list[str], cids: list[int]) -> tuple[
     return df, tuple(float(v) for v in totals)
 
 
-def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25()) -> dict[int, float]:
-    """The ``depth`` chunks that rank highest by BM25 for the query's words, within ``scope``.
-
-    Term statistics are the collections' own (``term_stats``, ``bm25_totals``), kept exact by triggers, so
-    the same data and query always give the same ranking. IDF is ``ln(1 + (N - df + 0.5) / (df + 0.5))``.
-    """
+def query_lexemes(conn: Connection, query: str) -> tuple[KeywordQuery, list[str]]:
+    """The parsed query and its words as index terms (folded, stemmed, stop words out), excluded words removed."""
     parsed = parse_keyword_query(query)
     lexemes = list(conn.execute(sa.text(
         "SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', rag_fold(:t)))) l ORDER BY l"),
@@ -247,14 +244,73 @@ def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25
             "SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', rag_fold(:t)))) l"),
             {"t": " ".join(parsed.excluded)}).scalars())
         lexemes = [lx for lx in lexemes if lx not in gone]
-    if not lexemes or not scope.collection_ids:
+    return parsed, lexemes
+
+
+def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25()) -> dict[int, float]:
+    """The ``depth`` chunks that rank highest by BM25 for the query's words, within ``scope``.
+
+    Term statistics are the collections' own (``term_stats``, ``bm25_totals``), kept exact by triggers, so
+    the same data and query always give the same ranking. IDF is ``ln(1 + (N - df + 0.5) / (df + 0.5))``.
+    """
+    parsed, lexemes = query_lexemes(conn, query)
+    return _bm25(conn, {lx: 1.0 for lx in lexemes}, parsed, scope, depth=depth, bm25=bm25)
+
+
+def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: ChunkScope, *, depth: int,
+                     terms: int = 10, share: float = 0.5, bm25: BM25 = BM25()) -> dict[int, float]:
+    """BM25 for the query expanded by pseudo-relevance feedback (RM3, Lavrenko & Croft; Abdul-Jaleel et al. 2004).
+
+    The ``terms`` words that best characterise the ``feedback`` chunks (the first results of a first pass,
+    best first) join the query: a word's weight is the sum over feedback chunks of ``1/rank x tf/length x idf``,
+    and the expansion words together weigh ``share`` of the query, the original words the rest. A multi-hop
+    question names its first hop; the passage that answers it names the bridge entity the second hop needs.
+    Excluded words stay excluded; quoted phrases rank as words but are not required (the passage a second
+    hop needs rarely holds the first hop's phrase).
+    """
+    parsed, lexemes = query_lexemes(conn, query)
+    if not lexemes or not feedback or not scope.collection_ids:
         return {}
+    cids = list(scope.collection_ids)
+    n = _statistics(conn, [], cids)[1][0]
+    rows = conn.execute(sa.text(
+        "SELECT t.chunk_id, t.lexeme, sum(t.tf_title * :wt + t.tf_heading * :wh + t.tf_text) AS tf, "
+        "  (SELECT sum(s.df) FROM term_stats s WHERE s.collection_id = ANY(:cids) AND s.lexeme = t.lexeme) AS df "
+        "FROM chunk_terms t WHERE t.collection_id = ANY(:cids) AND t.chunk_id = ANY(:ids) AND t.lexeme <> '' "
+        "GROUP BY t.chunk_id, t.lexeme"),
+        {"cids": cids, "ids": feedback, "wt": bm25.title, "wh": bm25.heading}).all()
+    length: dict[int, float] = {}
+    for r in rows:
+        length[r.chunk_id] = length.get(r.chunk_id, 0.0) + float(r.tf)
+    rank_of = {chunk: i for i, chunk in enumerate(feedback, start=1)}
+    original = set(lexemes)
+    weight: dict[str, float] = {}
+    for r in rows:
+        if r.lexeme in original or not r.df:
+            continue
+        idf = math.log(1.0 + (n - float(r.df) + 0.5) / (float(r.df) + 0.5))
+        weight[r.lexeme] = weight.get(r.lexeme, 0.0) + float(r.tf) / length[r.chunk_id] * idf / rank_of[r.chunk_id]
+    chosen = sorted(weight, key=lambda lx: (-weight[lx], lx))[:terms]
+    total = sum(weight[lx] for lx in chosen)
+    weights = {lx: (1.0 - share) / len(lexemes) for lx in lexemes} if chosen else {lx: 1.0 for lx in lexemes}
+    for lx in chosen:
+        weights[lx] = weights.get(lx, 0.0) + share * weight[lx] / total
+    return _bm25(conn, weights, dataclasses.replace(parsed, phrases=()), scope, depth=depth, bm25=bm25)
+
+
+def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, scope: ChunkScope, *, depth: int,
+          bm25: BM25) -> dict[int, float]:
+    """Okapi BM25 of each chunk in ``scope`` for weighted index terms; the parsed query's phrases and
+    excluded words constrain which chunks may rank."""
+    if not weights or not scope.collection_ids:
+        return {}
+    lexemes = sorted(weights)
     df, (n, len_title, len_heading, len_text) = _statistics(conn, lexemes, list(scope.collection_ids))
     lexemes = [lx for lx in lexemes if df.get(lx)]
     if not lexemes or n <= 0:
         return {}
     avgdl = max((bm25.title * len_title + bm25.heading * len_heading + len_text) / n, 1e-9)
-    idf = [math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes]
+    idf = [weights[lx] * math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes]
     where, params = scope.where()
     constraints = []
     for i, phrase in enumerate(parsed.phrases):

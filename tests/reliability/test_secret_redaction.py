@@ -90,7 +90,7 @@ def test_config_show_masks_every_secret(tmp_path):
     assert settings["database_url"] == f"postgresql://bob:{MASK}@127.0.0.1:{port}/rag?sslpassword={MASK}"
     assert settings["neo4j_uri"] == f"bolt://neo4j:{MASK}@127.0.0.1:{port}"
     assert settings["openai_base_url"] == f"http://gateway:{MASK}@127.0.0.1:{port}/v1"
-    assert settings["keyword_weight"] == 0.3 and settings["auth_mode"] == "auto"  # not secrets: shown as they are
+    assert settings["keyword_weight"] == 1.0 and settings["auth_mode"] == "auto"  # not secrets: shown as they are
     assert f"auth_password = '{MASK}'" in human.stdout
 
 

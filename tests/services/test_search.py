@@ -150,19 +150,24 @@ def test_keyword_uses_stemming(services, corpus):
 # -- hybrid -------------------------------------------------------------------------------------
 
 
-def test_hybrid_order_is_weighted_rrf_of_both_lists(services, corpus):
+def test_hybrid_order_is_weighted_rrf_of_semantic_bm25_and_bm25_with_feedback(services, corpus):
     query = "golden moons over the stadium"
     k, w_s, w_k = services.search.rrf_k, services.search.weights["semantic"], services.search.weights["keyword"]
-    depth = 40  # hybrid uses max(limit * 4, 40) candidates; give the single modes the same depth
+    depth = 50  # hybrid fuses each list's first 50 candidates; give the single modes the same depth
     sem = _search(services, corpus, query, mode="semantic", threshold=-1, limit=depth)
     kw = _search(services, corpus, query, mode="keyword", limit=depth)
     hyb = _search(services, corpus, query, mode="hybrid", threshold=-1, limit=10)
-    assert len(kw.hits) >= 2 and kw.notes  # the OR fallback matched several documents
+    assert len(kw.hits) >= 2
     rank_s = {h.chunk_id: r for r, h in enumerate(sem.hits, start=1)}
     rank_k = {h.chunk_id: r for r, h in enumerate(kw.hits, start=1)}
-    fused = {cid: (w_s / (k + rank_s[cid]) if cid in rank_s else 0.0)
-             + (w_k / (k + rank_k[cid]) if cid in rank_k else 0.0)
+    first = {cid: (1 / (k + rank_s[cid]) if cid in rank_s else 0.0) + (1 / (k + rank_k[cid]) if cid in rank_k else 0.0)
              for cid in set(rank_s) | set(rank_k)}
+    feedback_ids = sorted(first, key=first.get, reverse=True)[:2]
+    fb = _search(services, corpus, query, mode="keyword", limit=depth, feedback=feedback_ids)
+    assert fb.hits and [h.chunk_id for h in fb.hits] != [h.chunk_id for h in kw.hits]  # the expansion changed the ranking
+    rank_f = {h.chunk_id: r for r, h in enumerate(fb.hits, start=1)}
+    fused = {cid: sum(w / (k + ranks[cid]) for ranks, w in ((rank_s, w_s), (rank_k, w_k), (rank_f, w_k)) if cid in ranks)
+             for cid in set(rank_s) | set(rank_k) | set(rank_f)}
     best = max(fused, key=fused.get)
     assert hyb.hits[0].chunk_id == best
     assert [h.chunk_id for h in hyb.hits] == sorted(fused, key=fused.get, reverse=True)[:10]
