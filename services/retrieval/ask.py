@@ -110,8 +110,21 @@ class AskService:
         diagnostics["dropped_citations"] = answer.dropped_citations
         result = AskResult(conversation_id, question, answer, context, used_facts, diagnostics=diagnostics)
         self._diagram(result)
-        self._record(result, entities=retrieval.entities)
+        self._record(result, entities=self._turn_entities(retrieval.entities, answer, collections))
         return result
+
+    def _turn_entities(self, seeds: list[str], answer: Answer, collections: list[str] | None) -> list[str]:
+        """What a turn was about, for the next turn's follow-up: the question's entities, then those of the
+        passages the answer cited, in citation order ("she" after "who founded Zorbex?" is its founder)."""
+        graph = self.retriever.graph
+        cited = list(dict.fromkeys(answer.citations.values())) if answer.citations else []
+        keys = list(seeds)
+        if graph is not None and cited:
+            scores = {chunk: 1.0 / rank for rank, chunk in enumerate(cited, start=1)}
+            known = self.retriever.collections
+            cids = [c.id for c in (known.list() if not collections else [known.get(n) for n in collections])]
+            keys += [e.key for e in graph.entities_for_chunks(scores, cids, limit=5) if e.key not in keys]
+        return keys
 
     def _memory_command(self, question: str) -> str | None:
         remember = _REMEMBER.match(question)

@@ -16,8 +16,8 @@ K = TypeVar("K", bound=Hashable)
 
 
 def ranked(scores: Mapping[K, float]) -> list[K]:
-    """The keys of ``scores``, best first."""
-    return sorted(scores, key=lambda key: scores[key], reverse=True)
+    """The keys of ``scores``, best first; equal scores in key order, so ties never depend on arrival order."""
+    return sorted(scores, key=lambda key: (-scores[key], key))
 
 
 def rrf(ranked_lists: list[tuple[list[int], float]], k: int) -> dict[int, float]:

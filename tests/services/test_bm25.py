@@ -195,3 +195,28 @@ def test_chunks_written_before_bm25_are_derived_in_batches(services, corpus):
         assert chunk_store.missing_count(conn) == 0
     assert _keyword(services, collection, "tankers buoy")
     assert _maintained(services, cid) == _recomputed(services, cid)
+
+
+def test_feedback_expansion_reaches_the_second_hop(services, collection):
+    """Pseudo-relevance feedback: the words of the passage that answers the first hop (the bridge entity)
+    find the passage the second hop needs, which shares no word with the question."""
+    texts = {
+        "Zorbex": "Zorbex, a maker of industrial sensors, was founded by Ivana Petrova in Plovdiv.",
+        "Petrova's garden": "Ivana Petrova grows heirloom tomatoes and keeps bees behind her house.",
+        "Sensors": "Industrial sensors measure pressure, flow and temperature in factories.",
+        "Bees": "Bees pollinate orchards; a hive keeps its queen warm through the winter.",
+    }
+    ids = {title: _ingest(services, collection, title, text) for title, text in texts.items()}
+    scope = ChunkScope([services.collections.get(collection).id])
+    with services.engine.connect() as conn:
+        chunk_of = {t: int(conn.execute(sa.text("SELECT id FROM chunks WHERE document_id = :d"), {"d": d}).scalar_one())
+                    for t, d in ids.items()}
+        plain = chunk_store.keyword(conn, "who founded the sensor maker Zorbex", scope, depth=10)
+        expanded = chunk_store.expanded_keyword(conn, "who founded the sensor maker Zorbex", [chunk_of["Zorbex"]],
+                                                scope, depth=10)
+        excluded = chunk_store.expanded_keyword(conn, "who founded Zorbex -tomatoes", [chunk_of["Zorbex"]],
+                                                scope, depth=10)
+    assert chunk_of["Petrova's garden"] not in plain
+    assert chunk_of["Petrova's garden"] in expanded  # through "ivana" and "petrova"
+    assert max(expanded, key=expanded.get) == chunk_of["Zorbex"]  # the question's own words still weigh most
+    assert chunk_of["Petrova's garden"] not in excluded  # an excluded word stays excluded

@@ -75,7 +75,7 @@ def _titles(corpus, response) -> list[str]:
 def test_semantic_finds_paraphrase_without_shared_keywords(services, corpus):
     query = "baking fresh bread"
     keyword = _search(services, corpus, query, mode="keyword")
-    assert keyword.hits == []  # no word of the query (after stemming) is in any document
+    assert _titles(corpus, keyword) == ["Bread"]  # by its title only: no word of the query is in any text
     response = _search(services, corpus, query, mode="semantic")
     assert response.hits, response
     assert _titles(corpus, response)[0] == "Bread"
@@ -134,12 +134,14 @@ def test_keyword_unknown_word_returns_nothing_without_note(services, corpus):
     assert response.hits == [] and response.notes == [] and response.counts["keyword"] == 0
 
 
-def test_keyword_and_then_or_fallback_adds_a_note(services, corpus):
-    strict = _search(services, corpus, "zymurgy fermentation", mode="keyword")
-    assert _titles(corpus, strict) == ["Brewing"] and strict.notes == []
-    loose = _search(services, corpus, "zymurgy telescope", mode="keyword")
-    assert sorted(_titles(corpus, loose)) == ["Astronomy", "Brewing"]
-    assert loose.notes == ["No chunk had every query word; keyword results match any of them."]
+def test_keyword_ranks_by_bm25_without_requiring_every_word(services, corpus):
+    both = _search(services, corpus, "zymurgy fermentation", mode="keyword")
+    assert _titles(corpus, both) == ["Brewing"] and both.notes == []
+    either = _search(services, corpus, "zymurgy telescope", mode="keyword")
+    # each document holds one of the two words: both are found, the rarer word's first (zymurgy is in one
+    # document, telescope in one here too: then the shorter document wins by length normalisation)
+    assert sorted(_titles(corpus, either)) == ["Astronomy", "Brewing"] and either.notes == []
+    assert all(h.keyword_score and h.keyword_score > 0 for h in either.hits)
 
 
 def test_keyword_uses_stemming(services, corpus):
@@ -162,15 +164,15 @@ def test_hybrid_order_is_weighted_rrf_of_semantic_bm25_and_bm25_with_feedback(se
     rank_k = {h.chunk_id: r for r, h in enumerate(kw.hits, start=1)}
     first = {cid: (1 / (k + rank_s[cid]) if cid in rank_s else 0.0) + (1 / (k + rank_k[cid]) if cid in rank_k else 0.0)
              for cid in set(rank_s) | set(rank_k)}
-    feedback_ids = sorted(first, key=first.get, reverse=True)[:2]
+    feedback_ids = sorted(first, key=lambda c: (-first[c], c))[:2]  # ties in id order, as the service does
     fb = _search(services, corpus, query, mode="keyword", limit=depth, feedback=feedback_ids)
-    assert fb.hits and [h.chunk_id for h in fb.hits] != [h.chunk_id for h in kw.hits]  # the expansion changed the ranking
+    assert fb.hits  # (that the expansion finds new passages is tested in test_bm25.py)
     rank_f = {h.chunk_id: r for r, h in enumerate(fb.hits, start=1)}
     fused = {cid: sum(w / (k + ranks[cid]) for ranks, w in ((rank_s, w_s), (rank_k, w_k), (rank_f, w_k)) if cid in ranks)
              for cid in set(rank_s) | set(rank_k) | set(rank_f)}
     best = max(fused, key=fused.get)
     assert hyb.hits[0].chunk_id == best
-    assert [h.chunk_id for h in hyb.hits] == sorted(fused, key=fused.get, reverse=True)[:10]
+    assert [h.chunk_id for h in hyb.hits] == sorted(fused, key=lambda c: (-fused[c], c))[:10]
     # Scores are the fused values up to one positive scale factor (the service may normalise them).
     scale = hyb.hits[0].score / fused[best]
     assert scale > 0
@@ -187,8 +189,9 @@ def test_hybrid_contains_hits_from_both_lists(services, corpus):
     hyb = _search(services, corpus, query, mode="hybrid", threshold=0.2, limit=40)
     sem_ids, kw_ids = {h.chunk_id for h in sem.hits}, {h.chunk_id for h in kw.hits}
     assert sem_ids and kw_ids
-    assert {h.chunk_id for h in hyb.hits} == sem_ids | kw_ids
-    assert hyb.counts == {"semantic": len(sem_ids), "keyword": len(kw_ids), "returned": len(sem_ids | kw_ids)}
+    assert {k: v for k, v in hyb.counts.items() if k != "feedback"} == \
+        {"semantic": len(sem_ids), "keyword": len(kw_ids), "returned": len(hyb.hits)}
+    assert {h.chunk_id for h in hyb.hits} >= sem_ids | kw_ids
     assert any(h.keyword_score is not None for h in hyb.hits)
     assert any(h.semantic_score is not None for h in hyb.hits)
 
