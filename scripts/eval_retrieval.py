@@ -81,7 +81,7 @@ def setups(svc: Services) -> dict[str, Callable[[str], list[str]]]:
         "hybrid (Search: semantic + BM25 + BM25 with feedback, RRF k 60)": search("hybrid"),
         "graph walk alone": retrieve("graph"),
         "Ask without the walk (semantic + BM25 + feedback, RRF k 10)": retrieve("semantic", "keyword", "feedback"),
-        "full fusion (Ask: + graph walk, weight 3)": retrieve("semantic", "keyword", "feedback", "graph"),
+        "full fusion (Ask: + graph walk weight 3, MMR 0.95)": retrieve("semantic", "keyword", "feedback", "graph"),
     }
 
 

@@ -111,7 +111,7 @@ def plans(svc: Any, recorder: Any, coll: str, query: str) -> dict[str, Any]:
     from scripts.bench.search_probe import explain, find, replay
 
     out = {}
-    for mode, needle in (("semantic", "<=>"), ("keyword", "ts_rank_cd")):
+    for mode, needle in (("semantic", "<=>"), ("keyword", "chunk_terms")):
         _, statements = recorder.capture(lambda mode=mode: svc.search.search(query, collections=[coll], mode=mode))
         out[mode] = explain(svc.engine, statements, needle)
     _, statements = recorder.capture(lambda: svc.search.search(query, collections=[coll], mode="semantic", limit=10))
@@ -143,6 +143,7 @@ def _targets(figures: dict[str, Any], ef: int) -> list[dict[str, Any]]:
         target(f"semantic search p95 at {label}, excluding query embedding", lat["semantic"]["p95"], 20, "ms"),
         target(f"HNSW recall@10 vs exact at ef_search {ef}, {label}", shipped["recall_at_10"], 0.95, "",
                lower_is_better=False),
+        target(f"keyword (BM25) search p95 at {label}", lat["keyword"]["p95"], 40, "ms"),
         target(f"hybrid search p95 at {label}, excluding query embedding", lat["hybrid"]["p95"], 40, "ms"),
     ]
 

@@ -7,8 +7,9 @@
    in the passage that answers the first).
 3. The four rankings are fused (:func:`services.retrieval.fusion.rrf`: weighted reciprocal-rank fusion;
    k and the graph walk's weight chosen on the first half of hotpotqa-100, docs/evaluation.md).
-4. With an LLM configured, it reranks the fused candidates (:class:`LLMReranker`). Offline the fused
-   order stands; MMR (:class:`MMRPostprocessor`) is available but off: it cost recall (docs/evaluation.md).
+4. With an LLM configured, it reranks the fused candidates (:class:`LLMReranker`). Offline, MMR
+   (:class:`MMRPostprocessor`) at lambda 0.95 demotes near-duplicate passages (overlapping chunks, a text
+   stored twice); at 0.7 it cost 0.05 recall@5 on hotpotqa-100, at 0.95 nothing.
 
 Every phase is timed for Ask's diagnostics. The class is a LlamaIndex ``BaseRetriever`` too: ``retrieve(str)``
 returns the final ``NodeWithScore`` list over every collection.
@@ -80,8 +81,8 @@ class Retrieval:
 class GraphAwareRetriever(BaseRetriever):
     def __init__(self, *, search: SearchService, collections: CollectionService, graph: GraphService | None = None,
                  walk: GraphWalk | None = None, llm: LLMClient | None = None, weights: dict[str, float] | None = None,
-                 fusion: str = "rrf", depth: int = 50, rrf_k: int = DEFAULT_RRF_K, mmr_lambda: float = 0.7,
-                 use_mmr: bool = False, rerank_candidates: int = 20) -> None:
+                 fusion: str = "rrf", depth: int = 50, rrf_k: int = DEFAULT_RRF_K, mmr_lambda: float = 0.95,
+                 use_mmr: bool = True, rerank_candidates: int = 20) -> None:
         super().__init__()
         self.search = search
         self.collections = collections
