@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-external test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-app bench-cli bench-report bench-onnx bench-docx
+.PHONY: run test test-external test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-ask bench-app bench-cli bench-report bench-onnx bench-docx
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,7 @@ bench: install browser-deps
 	$(PY) -m scripts.bench.bench_ingest
 	$(PY) -m scripts.bench.bench_search
 	$(PY) -m scripts.bench.bench_graph
+	$(PY) -m scripts.bench.bench_ask
 	$(PY) -m scripts.bench.bench_app
 	$(PY) -m scripts.bench.bench_docx
 	$(PY) -m scripts.bench.bench_cli --before docs/bench/before/cli.json
@@ -76,6 +77,10 @@ bench-search: install
 
 bench-graph: install
 	$(PY) -m scripts.bench.bench_graph
+
+# Ask's offline retrieval (semantic, BM25, feedback, graph walk, fusion) on the sotu collection.
+bench-ask: install
+	$(PY) -m scripts.bench.bench_ask
 
 bench-app: install browser-deps
 	$(PY) -m scripts.bench.bench_app

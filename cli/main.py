@@ -24,7 +24,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import ask, backup, collection, config, document, graph, ingest, mcp_cmd, search, stores, web  # noqa: E402
+from cli import ask, backup, collection, config, document, graph, ingest, mcp_cmd, search, stores, upgrade, web  # noqa: E402
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 
@@ -104,6 +104,7 @@ cli.add_command(ask.ask)
 cli.add_command(ask.memory)
 cli.add_command(backup.backup)
 cli.add_command(backup.restore)
+cli.add_command(upgrade.upgrade)
 
 
 def main() -> None:

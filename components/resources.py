@@ -33,8 +33,16 @@ def start_loading_model() -> None:
     """
     try:
         _services().start_loading_model()
+        _upgrade_started()
     except WorkbenchError:
         pass  # the stores did not start: the page has said so
+
+
+@st.cache_resource(show_spinner=False)
+def _upgrade_started() -> int | None:
+    """Once per process: derive the BM25 and walk-graph data of rows stored by an older version, as a
+    background job (listed with the ingestion jobs); None when nothing was pending."""
+    return _services().start_upgrade()
 
 
 @st.cache_resource(show_spinner=False)

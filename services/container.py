@@ -33,6 +33,7 @@ from services.stores.graph_store import GraphStore, create_graph_store
 from services.stores.lazy_graph_store import LazyGraphStore
 from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
+from services.upgrade import UpgradeService
 from services.web.crawl import CrawlService
 
 if TYPE_CHECKING:  # LlamaIndex and scipy take seconds to import: built on the first question (Services.ask)
@@ -62,6 +63,7 @@ class Services:
     memory: MemoryService
     ask_factory: Callable[[], AskService]
     backup: BackupService
+    upgrade: UpgradeService
     lookup: GraphLookup
     graph: GraphService | None = None
     graph_store: LazyGraphStore | None = None
@@ -95,6 +97,10 @@ class Services:
         """Load the embedding model in a background thread now, instead of on first use (the web app)."""
         if isinstance(self.embedder, DeferredEmbedder):
             self.embedder.start()
+
+    def start_upgrade(self) -> int | None:
+        """Derive, in a background job, the BM25 and walk-graph data of rows stored before they existed."""
+        return self.upgrade.start(self.jobs)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -176,4 +182,5 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
     return Services(settings=settings, engine=engine, embedder=embedder, collections=collections, documents=documents,
                     jobs=jobs, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion), search=search,
                     diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask, backup=backup,
+                    upgrade=UpgradeService(engine=engine, graph=graph),
                     lookup=GraphLookup(graph, collections), graph=graph, graph_store=graph_store)

@@ -6,18 +6,28 @@
   the facts the graph store already holds (:meth:`GraphService.derive_walk_graph`), with no extraction.
 
 Each step works in small batches that each commit, so the work can stop at any point (a crash, a Ctrl-C)
-and resume where it was: what is done is never redone, and nothing is re-ingested.
+and resume where it was: what is done is never redone, and nothing is re-ingested. The web app starts it
+as a background job (``upgrade:derive``, with progress in the jobs table) once its first page is drawn;
+``rag upgrade`` runs it in the foreground. One runs at a time across processes.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from services.errors import JobInProgress
 from services.graph.service import GraphService
+from services.jobs import JobReporter, JobService
 from services.stores import chunk_store, walk_store
+
+log = logging.getLogger(__name__)
+JOB_KIND = "upgrade:derive"
 
 
 @dataclass
@@ -34,6 +44,39 @@ class UpgradeService:
     def __init__(self, *, engine: Engine, graph: GraphService | None) -> None:
         self.engine = engine
         self.graph = graph
+
+    def needed(self) -> bool:
+        """Whether anything is pending (cheap: two EXISTS queries)."""
+        with self.engine.connect() as conn:
+            if conn.execute(sa.text("SELECT EXISTS (SELECT 1 FROM chunks WHERE tsv IS NULL)")).scalar_one():
+                return True
+            return self.graph is not None and bool(walk_store.documents_without_walk_graph(conn, limit=1))
+
+    def start(self, jobs: JobService) -> int | None:
+        """Run :meth:`run` as a background job with progress; None when nothing is pending or another
+        process runs it already."""
+        if not self.needed():
+            return None
+        try:
+            job_id = jobs.start(kind=JOB_KIND, key=JOB_KIND, collection_id=None, params={"collection": "(all)"})
+        except JobInProgress:
+            return None
+        threading.Thread(target=self._job, args=(jobs, job_id), daemon=True, name="upgrade-derive").start()
+        return job_id
+
+    def _job(self, jobs: JobService, job_id: int) -> None:
+        reporter = JobReporter(jobs, job_id)
+
+        def progress(step: str, done: int, total: int) -> None:
+            reporter.update(step=step, files_done=done, files_total=total)
+
+        try:
+            left = self.run(progress, should_stop=reporter.cancelled)
+            reporter.flush()
+            jobs.finish(job_id, status="done" if left.total == 0 else "cancelled")
+        except Exception as exc:  # the job says why; the next start resumes
+            log.exception("deriving BM25 and walk-graph data failed")
+            jobs.finish(job_id, status="failed", error=f"{exc.__class__.__name__}: {exc}"[:2000])
 
     def pending(self) -> Pending:
         with self.engine.connect() as conn:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import subprocess
 import sys
 import time
@@ -76,10 +77,14 @@ async def _session(browser: Any, url: str, rounds: int, index: int, blocked: lis
         await page.goto(url)
         await page.locator("h1", has_text="RAG Memory Workbench").first.wait_for()
         await idle()
-        nav = page.get_by_test_id("stSidebarNav")
+        sidebar = page.get_by_test_id("stSidebar")  # the app shell's st.page_link list (icon ligature, then title)
+
+        def nav(link: str) -> Any:
+            return sidebar.locator("a", has_text=re.compile(rf"{link}$"))
+
         for r in range(rounds):
             t0 = time.perf_counter()
-            await nav.get_by_role("link", name="Search", exact=True).click()
+            await nav("Search").click()
             await page.get_by_label("Query", exact=True).wait_for()
             await idle()
             steps["open_search"].append(time.perf_counter() - t0)
@@ -91,7 +96,7 @@ async def _session(browser: Any, url: str, rounds: int, index: int, blocked: lis
             steps["search"].append(time.perf_counter() - t0)
             for link, title, key in (("Documents", "Documents", "documents"), ("Home", "RAG Memory Workbench", "home")):
                 t0 = time.perf_counter()
-                await nav.get_by_role("link", name=link, exact=True).click()
+                await nav(link).click()
                 await page.locator("h1", has_text=title).first.wait_for()
                 await idle()
                 steps[key].append(time.perf_counter() - t0)

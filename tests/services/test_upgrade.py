@@ -42,3 +42,23 @@ def test_upgrade_derives_bm25_and_the_walk_graph_and_resumes(services, collectio
     cid = services.collections.get(collection).id
     seeds = [e.key for e in services.ask.retriever.walk.walk("Who commands the Nautilus?", [cid]).seeds]
     assert "nautilus" in seeds
+
+
+def test_the_app_starts_the_upgrade_as_one_background_job(services, collection):
+    doc = services.ingestion.run(text_request(collection, title="Atlantis", text="The Nautilus visits sunken Atlantis."))
+    _as_before_the_migrations(services, doc.items[0]["document_id"])
+    assert services.upgrade.needed()
+    job_id = services.start_upgrade()
+    assert job_id is not None
+    assert services.start_upgrade() is None  # running already (or finished): never a second job
+    import time
+
+    deadline = time.monotonic() + 300  # a bound for a loaded machine, not a speed target
+    while services.jobs.get(job_id).status == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    job = services.jobs.get(job_id)
+    assert job.status == "done" and job.kind == "upgrade:derive", job
+    assert not services.upgrade.needed() and services.start_upgrade() is None
+    assert [h.title for h in services.search.search("sunken Atlantis", collections=[collection], mode="keyword").hits] \
+        == ["Atlantis"]
