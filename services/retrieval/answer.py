@@ -102,11 +102,13 @@ def extract(question_vector: np.ndarray, embed: Callable[[list[str]], np.ndarray
             *, max_sentences: int = 3, min_similarity: float = 0.3) -> Answer:
     """The best sentences of the context, each cited, labelled as extracted rather than generated."""
     candidates: list[tuple[str, int]] = []
+    seen: set[str] = set()  # overlapping chunks (and a text stored twice) repeat sentences: quote each once
     for n, chunk in enumerate(context, start=1):
         body = "\n".join(line for line in chunk.text.splitlines() if not line.lstrip().startswith("#"))
         for sentence in _SENTENCES.split(body):
             sentence = " ".join(sentence.split())
-            if 25 <= len(sentence) <= 600:
+            if 25 <= len(sentence) <= 600 and sentence.casefold() not in seen:
+                seen.add(sentence.casefold())
                 candidates.append((sentence, n))
     candidates = candidates[:80]
     if not candidates:

@@ -122,3 +122,15 @@ def test_relative_score_fusion_keeps_confidence():
                                   {"semantic": 0.6, "keyword": 0.3})
     assert fused == {1: 0.6, 2: 0.6 * 0.5, 3: 0.0 + 0.3, 4: 0.0}
     assert max(fused, key=fused.get) == 1  # a strong semantic hit is not outranked by a chunk in both lists
+
+
+def test_an_extractive_answer_quotes_a_repeated_sentence_once(services):
+    """Overlapping chunks hold the same sentence: the answer quotes it once, cited to its first chunk."""
+    from services.retrieval.answer import extract
+
+    same = "Long before the advance of our Army to the Rio Grande we had ample cause of war against Mexico."
+    context = [ContextChunk(1, 1, "1846", 0, f"The session opened. {same}", 1.0),
+               ContextChunk(2, 1, "1846", 1, f"{same} Congress was told so.", 0.9)]
+    embedder = services.embedder
+    answer = extract(embedder.embed_query("Why was there war with Mexico?"), embedder.embed_texts, context)
+    assert answer.text.count(same) == 1 and answer.citations[1] == 1, answer.text
