@@ -160,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         figures["imports"] = import_profiles()
         slowest = max(figures["commands"], key=lambda label: figures["commands"][label]["stats"]["p50"])
         figures["slowest"] = slowest
-        if args.before:
+        if args.before and not args.before.is_file():
+            print(f"no earlier run at {args.before}: reporting this run alone", flush=True)
+        elif args.before:
             earlier = json.loads(args.before.read_text(encoding="utf-8"))
             figures["before"] = {"run_at": earlier.get("run_at"), "machine": earlier.get("machine"),
                                  **{k: earlier["figures"].get(k) for k in ("commands", "imports", "slowest")}}
