@@ -158,10 +158,14 @@ EXPLANATION = """
   document title, heading path and text, with per-collection term statistics kept exact by triggers.
 - **reference BM25**: rank_bm25's BM25Okapi over the same chunks' title + heading + text, tokenised independently
   (scripts/eval_reference.py). The yardstick for the keyword row.
-- **hybrid**: Search's hybrid mode, the fusion of the semantic and keyword rankings.
+- **hybrid**: Search's hybrid mode: reciprocal-rank fusion (k 60) of the semantic and BM25 rankings and of BM25
+  for the question expanded by pseudo-relevance feedback (RM3) from the first two chunks of their fusion.
 - **graph walk alone**: personalized PageRank over the entity–chunk graph, seeded from the question's entities
   and the top dense hits (services/retrieval/graph_walk.py).
-- **full fusion**: Ask's retrieval: semantic, BM25 and the graph walk fused, then diversified with MMR.
+- **Ask without the walk**: Ask's fusion (k 10) of the three lists hybrid fuses, to show what the walk adds.
+- **full fusion**: Ask's retrieval: semantic, BM25, BM25 with feedback and the graph walk (weight 3) fused by
+  reciprocal rank (k 10), then MMR at lambda 0.95 (which only demotes near-duplicates). k, the walk's weight
+  and lambda were chosen on the first 50 questions.
 """
 
 
