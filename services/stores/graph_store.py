@@ -176,9 +176,10 @@ def _falkordb_backend(url: str, settings: Settings) -> _Cypher:
     from llama_index.graph_stores.falkordb import FalkorDBPropertyGraphStore
 
     try:
-        return FalkorDBPropertyGraphStore(
+        backend: _Cypher = FalkorDBPropertyGraphStore(
             url=url, database=GRAPH_NAME, refresh_schema=False, create_indexes=False, sanitize_query_output=False,
         )
+        return backend
     except Exception as exc:  # redis errors: refused, wrong password, not a FalkorDB
         message = f"Cannot open the FalkorDB graph at {mask_url(url)}: {exc.__class__.__name__}: {exc}"
         raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
