@@ -56,11 +56,10 @@ def html_to_markdown(html: str, name: str = "page") -> tuple[str, str | None]:
     try:
         root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError):
-        raise UnsupportedInput(f"{name}: the HTML could not be parsed.") from None
+        raise UnsupportedInput("the HTML could not be parsed.", file=name) from None
     if any("depth" in e.message.lower() or e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
         raise UnsupportedInput(
-            f"{name}: the HTML is nested deeper than the parser allows (256 levels); content past that would be lost."
-        )
+            "the HTML is nested deeper than the parser allows (256 levels); content past that would be lost.", file=name)
     title_el = root.find(".//title")
     title = " ".join(title_el.text_content().split()) if title_el is not None else None
     main = main_element(root)
@@ -69,10 +68,10 @@ def html_to_markdown(html: str, name: str = "page") -> tuple[str, str | None]:
     try:
         writer.children(main)
     except RecursionError:
-        raise UnsupportedInput(f"{name}: the HTML is nested too deeply to read.") from None
+        raise UnsupportedInput("the HTML is nested too deeply to read.", file=name) from None
     text = writer.result()
     if not text.strip():
-        raise UnsupportedInput(f"{name}: the HTML has no readable text.")
+        raise UnsupportedInput("the HTML has no readable text.", file=name)
     return text, title or None
 
 

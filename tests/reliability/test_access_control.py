@@ -67,7 +67,7 @@ def _titles(at: AppTest) -> list[str]:
 
 def _on_home_page(at: AppTest) -> bool:
     """The Home page itself (its title is the login's too), not the login form."""
-    return "Stores" in [s.value for s in at.subheader] and "text_input" not in element_types(at)
+    return "Recent ingestion jobs" in [s.value for s in at.subheader] and "text_input" not in element_types(at)
 
 
 # -- the password gate ----------------------------------------------------------------------------
