@@ -38,7 +38,7 @@ def test_progress_per_file_with_human_times(app_url, page, coll, tmp_path):
     # Each file has its own row (stage, chunks, time, reason); the reason of the failure reads in full below.
     files = page.get_by_test_id("stDataFrame").first
     files.wait_for()
-    assert shown_text(page, "blank.txt: the file is empty.")
+    assert shown_text(page, "blank.txt (failed): the file is empty.")  # the file named once, then why
     # No run of internal counters any more.
     body = page.get_by_test_id("stMain").inner_text()
     assert "unchanged 0" not in body and "chunks embedded 0/" not in body and "graph failures" not in body

@@ -34,7 +34,7 @@ def test_everything_failed_is_red_with_reasons_and_keeps_the_files(app_url, page
     failed.wait_for(timeout=120_000)
     idle(page)
     assert shown_text(page, "not a valid .docx (the file is corrupt, truncated or not a Word file).")
-    assert shown_text(page, "empty.txt: the file is empty.")
+    assert shown_text(page, "empty.txt (failed): the file is empty.")  # the file named once, then why
     # The picker still holds both files, to fix and try again; and a retry is one click away.
     uploader = page.get_by_test_id("stFileUploader")
     assert "empty.txt" in uploader.inner_text() and "broken.docx" in uploader.inner_text()
