@@ -32,9 +32,15 @@ def test_payload_is_stored_verbatim_everywhere(services, planted, kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_payload_as_a_query_or_filter_finds_its_document(services, planted, kind):
     item = planted[kind]
+    # websearch syntax: "-word" after a space excludes the word, so a payload such as "`rm -rf /`" asks
+    # keyword search to leave out the very document that holds "rf" (semantic and hybrid still find it)
+    excludes = re.search(r"(?:^|\s)-\w", item.payload) is not None
     for mode in ("keyword", "hybrid", "semantic"):
         hits = services.search.search(item.payload + " harbour wall", collections=[item.collection], mode=mode,
                                       threshold=-1).hits
+        if mode == "keyword" and excludes:
+            assert hits == [], mode
+            continue
         assert [h.document_id for h in hits] == [item.document_id], mode
         assert hits[0].title == item.title and hits[0].metadata == item.metadata
     everywhere = services.search.search(item.payload, mode="hybrid", threshold=-1, limit=200,

@@ -50,7 +50,7 @@ def cancel_at_first_segment(services, monkeypatch):
             services.jobs.request_cancel(job[0])
         return real(nodes, **kwargs)
 
-    monkeypatch.setattr(services.graph, "extractor", extractor)
+    monkeypatch.setattr(services.graph, "_extractor", extractor)  # the property builds it lazily from here
     return job, calls
 
 
