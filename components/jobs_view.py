@@ -138,7 +138,8 @@ def running_elsewhere(jobs: list[Job], own: int | None = None) -> None:
     for job in jobs:
         if job.status == "running" and job.id != own:
             p = job.progress
-            done = f"{p.get('files_done', 0)} of {p.get('files_total', 0)} files, {_stored(job)} stored"
+            done = (f"Files {p.get('files_done', 0)}/{p.get('files_total', 0)} · ingested {p.get('ingested', 0)}, "
+                    f"stored {_stored(job)}, skipped {p.get('skipped', 0)}, failed {p.get('failed', 0)}")
             total = p.get("files_total") or 0
             st.progress(min(1.0, p.get("files_done", 0) / total) if total else 0.0,
                         text=f"Job {job.id} ({job.kind} into {md_escape(str(job.params.get('collection')))}, "
