@@ -9,6 +9,7 @@ is seen by the next search in app B, app A and `rag search`.
 
 from __future__ import annotations
 
+import concurrent.futures
 import http.server
 import json
 import os
@@ -106,12 +107,14 @@ def team(external_servers, services, data_dir, tmp_path_factory):
             os.environ.pop(key, None)
 
 
-def _mcp(url: str, tool: str, **arguments):
+def _mcp(server: str, tool: str, /, **arguments):
     async def call():
-        async with Client(url) as client:
+        async with Client(server) as client:
             return await client.call_tool(tool, arguments)
 
-    return anyio.run(call)
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, call).result()
 
 
 def _wait_job(services, collection: str, done, timeout: float = 1500):
@@ -138,7 +141,7 @@ def _search(page, url: str, query: str) -> str:
     page.goto(url + "/search")
     page.get_by_label("Query", exact=True).fill(query)
     page.get_by_role("button", name="Search").click()
-    page.get_by_text(re.compile(r"^\d+ results · |^No result above the threshold")).first.wait_for(timeout=240_000)
+    page.get_by_text(re.compile(r"^\d+ results in \d+ document|^No result above the threshold")).first.wait_for(timeout=240_000)
     return page.locator("[data-testid=stMain]").inner_text()
 
 

@@ -37,11 +37,18 @@ SEARCHES = (("Who is the CEO of Acme?", "hybrid"), ("approve the change request"
 pytestmark = pytest.mark.slow
 
 
+# A data folder of its own runs on its own embedded stores, also in the external-server pass
+# (DATABASE_URL and RAG_FALKORDB_URL point at the session's servers): a restore from external to embedded.
+SERVER_VARS = ("DATABASE_URL", "RAG_DATABASE_URL", "RAG_FALKORDB_URL", "FALKORDB_URL")
+
+
 def rag(*args: Any, data_dir: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """``rag ARGS`` in a fresh process (the session's data folder unless ``data_dir`` is given)."""
+    """``rag ARGS`` in a fresh process (the session's data folder and stores unless ``data_dir`` is given)."""
     full_env = {**os.environ, **(env or {})}
     if data_dir is not None:
         full_env["RAG_DATA_DIR"] = str(data_dir)
+        for var in SERVER_VARS:
+            full_env.pop(var, None)
     return subprocess.run([sys.executable, "-m", "cli", *map(str, args)], cwd=ROOT, env=full_env,
                           capture_output=True, text=True, timeout=600)
 
@@ -171,7 +178,7 @@ def test_restore_into_an_empty_data_folder_reproduces_search_and_graph(archive, 
                  data_dir=fresh_dir))
     assert _facts(got) == _facts(want) and {f[1] for f in _facts(got)} == {"Bob"}
 
-    other = build_services(Settings(data_dir=fresh_dir), embedder=services.embedder)
+    other = build_services(Settings(data_dir=fresh_dir, database_url=None, falkordb_url=None), embedder=services.embedder)
     try:
         assert snapshot(other, corpus) == snapshot(services, corpus)  # every row, vector, diagram and fact
         for query, mode in SEARCHES[1:]:
