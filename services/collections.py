@@ -130,11 +130,7 @@ class CollectionService:
     def add_schema_fields(self, name: str, fields: Any) -> Collection:
         """Add metadata fields. Schemas only grow; see :func:`merge_schema` for the rules."""
         with self.engine.begin() as conn:
-            row = conn.execute(
-                sa.text("SELECT id, metadata_schema FROM collections WHERE name = :n FOR UPDATE"), {"n": name}
-            ).first()
-            if row is None:
-                raise NotFound(f"No collection named {name!r}.")
+            row = _lock_schema(conn, name)
             count = conn.execute(
                 sa.text("SELECT count(*) FROM collection_documents WHERE collection_id = :id"), {"id": row.id}
             ).scalar_one()
@@ -174,11 +170,7 @@ class CollectionService:
         never interleave). A document stored meanwhile with the field keeps it: fields outside a schema
         are allowed."""
         with self.engine.begin() as conn:
-            row = conn.execute(
-                sa.text("SELECT id, metadata_schema FROM collections WHERE name = :n FOR UPDATE"), {"n": name}
-            ).first()
-            if row is None:
-                raise NotFound(f"No collection named {name!r}.")
+            row = _lock_schema(conn, name)
 
             def using(field_name: str) -> int:
                 return int(conn.execute(sa.text(
@@ -295,3 +287,13 @@ class CollectionService:
                 f"but the configured model is {self.embedder.name} ({self.embedder.dim}-d). "
                 "Switch the setting back, or use a collection made with this model."
             )
+
+
+def _lock_schema(conn: Any, name: str) -> Any:
+    """The collection's (id, metadata_schema) row, locked until the transaction ends."""
+    row = conn.execute(
+        sa.text("SELECT id, metadata_schema FROM collections WHERE name = :n FOR UPDATE"), {"n": name}
+    ).first()
+    if row is None:
+        raise NotFound(f"No collection named {name!r}.")
+    return row
