@@ -86,6 +86,8 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()
-    pg.set_default_timeout(60_000)
+    # Generous: a wait ends as soon as its element shows, and a loaded 2-core machine (the app's first
+    # render while the model loads in its background thread) must not fail a test.
+    pg.set_default_timeout(180_000)
     yield pg
     context.close()

@@ -33,7 +33,7 @@ def test_answers_you_can_check(app_url, page, zorbex):
     box = page.get_by_placeholder("Ask a question, or say “remember …”")
     box.fill("Who founded Zorbex, and what does Ivana Petrova grow?")
     box.press("Enter")
-    page.get_by_text("Extracted from your documents").first.wait_for(timeout=120_000)
+    page.get_by_text("Extracted from your documents").first.wait_for(timeout=180_000)
     idle(page)
     links = page.locator("a.rag-cite")
     numbers = [int(re.sub(r"\D", "", t)) for t in links.all_inner_texts()]
@@ -54,7 +54,7 @@ def test_answers_you_can_check(app_url, page, zorbex):
     with page.context.expect_page() as opened:
         links.first.click()
     passage = opened.value
-    passage.set_default_timeout(90_000)
+    passage.set_default_timeout(180_000)
     passage.get_by_text("The cited passage").wait_for()
     passage.locator(".rag-document mark").first.wait_for()  # highlighted in the whole document
     passage.close()

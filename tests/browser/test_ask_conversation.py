@@ -20,11 +20,11 @@ def test_two_turn_conversation(app_url, page, services):
         box = page.get_by_placeholder("Ask a question, or say “remember …”")
         box.fill("Who founded Zorbex?")
         box.press("Enter")
-        page.get_by_text("Ivana Petrova founded Zorbex in 2001.").first.wait_for(timeout=90_000)
+        page.get_by_text("Ivana Petrova founded Zorbex in 2001.").first.wait_for(timeout=180_000)
         page.get_by_text("Sources (").first.wait_for()
         box.fill("What does she grow?")
         box.press("Enter")
-        page.get_by_text("tomatoes").first.wait_for(timeout=90_000)
+        page.get_by_text("tomatoes").first.wait_for(timeout=180_000)
         assert page.get_by_text("Extracted from your documents").count() >= 2
         if os.environ.get("RAG_SCREENSHOTS"):
             page.set_viewport_size({"width": 1400, "height": 1300})

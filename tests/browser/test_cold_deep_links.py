@@ -27,7 +27,7 @@ def test_cold_deep_link_shows_only_the_login(spec, services, data_dir, browser, 
         try:
             page = context.new_page()
             page.goto(f"{url}/{'' if slug == 'home' else slug}")
-            page.get_by_label("Password", exact=True).wait_for(timeout=90_000)
+            page.get_by_label("Password", exact=True).wait_for(timeout=180_000)
             page.get_by_role("button", name="Log in").wait_for()
             page.wait_for_timeout(1500)  # let any late message of the run arrive
             assert page.get_by_role("heading", name=spec.title, exact=True).count() == 0

@@ -27,7 +27,7 @@ def test_create_upload_and_search(app_url, page, services, tmp_path):
     page.locator("input[type=file]").set_input_files(str(note))
     page.get_by_text("beekeeping.md").first.wait_for()
     page.get_by_role("button", name="Ingest files").click()
-    page.get_by_test_id("stAlertContentSuccess").filter(has_text="Finished: 1 stored").wait_for(timeout=120_000)
+    page.get_by_test_id("stAlertContentSuccess").filter(has_text="Finished: 1 stored").wait_for(timeout=180_000)
 
     page.goto(app_url + "/search")
     page.get_by_label("Query", exact=True).fill("what does a bee colony need before the cold season")

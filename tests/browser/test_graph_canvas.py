@@ -28,7 +28,7 @@ def _click_node(page, key: str) -> None:
 
 def test_canvas_is_capped_ranked_legended_and_expands_on_click(app_url, page, hub):
     page.goto(f"{app_url}/graph?collection={hub}&entity=acme corporation")
-    page.get_by_text("Showing 60 of 77 entities").wait_for(timeout=90_000)
+    page.get_by_text("Showing 60 of 77 entities").wait_for(timeout=180_000)
     assert page.get_by_text("fewest hops").first.is_visible()  # the ranking is stated
     page.get_by_text("Folded 1 generic concept(s): law (5 of 5 documents)").wait_for()
     for label in ("organisation", "person", "current fact", "superseded fact"):
@@ -48,9 +48,9 @@ def test_relate_lists_distinct_routes_and_draws_them(app_url, page, hub):
     page.get_by_role("tab", name="How does X relate to Y?").click()
     page.get_by_label("Relate to", exact=True).fill("Globex")
     page.get_by_label("Relate to", exact=True).press("Enter")
-    page.get_by_text("1 distinct route(s), shortest first.").wait_for(timeout=60_000)
+    page.get_by_text("1 distinct route(s), shortest first.").wait_for(timeout=180_000)
     assert page.get_by_text("Route 1").count() == 1 and page.get_by_text("Route 2").count() == 0
     frame = page.frame_locator("iframe[title='st.iframe'] >> nth=-1")
     svg = frame.locator(".rag-mermaid svg")
-    svg.wait_for(timeout=60_000)
+    svg.wait_for(timeout=180_000)
     assert "Globex" in svg.text_content()

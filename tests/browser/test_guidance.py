@@ -19,7 +19,7 @@ def test_first_seconds_of_a_new_server_and_home(services, data_dir, browser, tmp
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         try:
             page = context.new_page()
-            page.set_default_timeout(90_000)
+            page.set_default_timeout(180_000)
             page.goto(url)
             for _ in range(12):  # the first seconds, while the stores and the model start
                 assert page.get_by_test_id("stSidebarNav").count() == 0
@@ -56,7 +56,7 @@ def test_next_steps_and_the_collection_last_used(app_url, page, latest):
     page.get_by_role("textbox", name="Title", exact=True).fill("Canal note")
     page.get_by_role("textbox", name="Text", exact=True).fill("The canal opened in 1825 and carried grain to the coast.")
     page.get_by_role("button", name="Ingest text").click()
-    alert(page, "Success").filter(has_text="Finished").wait_for(timeout=120_000)
+    alert(page, "Success").filter(has_text="Finished").wait_for(timeout=180_000)
     page.get_by_role("link", name="Search it").wait_for()
     page.get_by_role("link", name="Explore its graph").click()
     page.get_by_role("heading", name="Graph").wait_for()
@@ -73,7 +73,7 @@ def test_memory_says_when_it_is_not_used_and_scores_against_the_threshold(app_ur
     fact = services.memory.remember(f"I grow tomatoes in a greenhouse {uuid.uuid4().hex[:4]}")
     try:
         page.goto(f"{app_url}/memory")
-        page.get_by_text("Memory is not used now: no LLM is configured").wait_for(timeout=90_000)
+        page.get_by_text("Memory is not used now: no LLM is configured").wait_for(timeout=180_000)
         page.get_by_label("Test query").fill("what do I grow in my greenhouse?")
         page.get_by_label("Test query").press("Enter")
         page.get_by_text("against the threshold 0.80").wait_for()

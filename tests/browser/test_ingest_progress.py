@@ -31,7 +31,7 @@ def test_progress_per_file_with_human_times(app_url, page, coll, tmp_path):
     page.get_by_text("blank.txt").first.wait_for()
     page.get_by_role("button", name="Ingest files").click()
     verdict = alert(page, "Warning").filter(has_text="Finished with failures")
-    verdict.wait_for(timeout=120_000)
+    verdict.wait_for(timeout=180_000)
     idle(page)
     summary = verdict.inner_text()
     assert "2 stored, 1 failed" in summary and re.search(r"took \d+(\.\d)? s\b|took \d+ min \d\d s", summary), summary

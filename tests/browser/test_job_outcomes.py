@@ -31,7 +31,7 @@ def test_everything_failed_is_red_with_reasons_and_keeps_the_files(app_url, page
     page.get_by_text("broken.docx").first.wait_for()
     page.get_by_role("button", name="Ingest files").click()
     failed = alert(page, "Error").filter(has_text="Failed: nothing was stored")
-    failed.wait_for(timeout=120_000)
+    failed.wait_for(timeout=180_000)
     idle(page)
     assert shown_text(page, "not a valid .docx (the file is corrupt, truncated or not a Word file).")
     assert shown_text(page, "empty.txt (failed): the file is empty.")  # the file named once, then why
@@ -53,14 +53,14 @@ def test_a_mixed_job_is_amber_and_its_failed_files_retry_in_one_click(app_url, p
     idle(page)
     page.get_by_role("button", name="Ingest directory").click()
     partial = alert(page, "Warning").filter(has_text="Finished with failures")
-    partial.wait_for(timeout=120_000)
+    partial.wait_for(timeout=180_000)
     assert shown_text(page, "Metadata field 'year' is required by this collection's schema.")
 
     page.get_by_label("Metadata for these documents (JSON object)").fill('{"year": 1902}')
     page.get_by_label("Metadata for these documents (JSON object)").press("Enter")
     idle(page)
     page.get_by_role("button", name="Retry the 1 failed file(s)").click()
-    alert(page, "Success").filter(has_text="Finished: 1 stored").wait_for(timeout=120_000)
+    alert(page, "Success").filter(has_text="Finished: 1 stored").wait_for(timeout=180_000)
     stored = {d.title: d.metadata.get("year") for d in services.documents.list(
         collection_id=services.collections.get(coll).id)}
     assert stored == {"dated.txt": 1901, "undated.txt": 1902}

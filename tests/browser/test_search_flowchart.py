@@ -31,14 +31,14 @@ def _search(page, app_url: str, collection: str) -> None:
     page.goto(f"{app_url}/search?collection={collection}")
     page.get_by_label("Query", exact=True).fill(QUERY)
     page.get_by_role("button", name="Search").click()
-    page.get_by_text("expense-policy.docx").first.wait_for(timeout=90_000)
+    page.get_by_text("expense-policy.docx").first.wait_for(timeout=180_000)
 
 
 def test_search_hit_with_rendered_flowchart(app_url, page, policy):
     _search(page, app_url, policy)
     frame = page.frame_locator("iframe[title='st.iframe']").first
     svg = frame.locator(".rag-mermaid svg")
-    svg.wait_for(timeout=60_000)
+    svg.wait_for(timeout=180_000)
     text = svg.text_content()
     assert "Manager approves?" in text and "Yes" in text and "No" in text
     if os.environ.get("RAG_SCREENSHOTS"):  # refresh docs/ screenshots on demand
@@ -52,7 +52,7 @@ def test_the_flowchart_is_drawn_whole_once_per_result_list(app_url, page, policy
     _search(page, app_url, policy)
     frame_element = page.locator("iframe[title='st.iframe']").first
     svg = page.frame_locator("iframe[title='st.iframe']").first.locator(".rag-mermaid svg")
-    svg.wait_for(timeout=60_000)
+    svg.wait_for(timeout=180_000)
     idle(page)
     view = page.frame_locator("iframe[title='st.iframe']").first.locator(".rag-view")
     # The frame grows to its content (the fitted diagram): wait until it has.

@@ -25,7 +25,7 @@ def test_statements_are_points_and_spans_are_bars(app_url, page, acme):
     page.get_by_label("Entity or query").fill("Acme")
     page.get_by_label("Entity or query").press("Enter")
     chart = page.get_by_test_id("stPlotlyChart").first
-    chart.wait_for(timeout=90_000)
+    chart.wait_for(timeout=180_000)
     page.locator(".legendtext").first.wait_for()
     legend = [(t or "").strip() for t in page.locator(".legendtext").all_text_contents()]  # SVG text: no innerText
     assert any(t.startswith("statement on a date") for t in legend), legend

@@ -131,7 +131,7 @@ def _wait_job(services, collection: str, done, timeout: float = 1500):
 def _page(browser, url: str):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(120_000)
+    page.set_default_timeout(180_000)
     page.goto(url)
     return context, page
 

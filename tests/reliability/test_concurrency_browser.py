@@ -49,7 +49,7 @@ def _session(browser, url: str, outside: list[str]):
 
     context.route("**/*", guard)
     page = context.new_page()
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(180_000)
     page.goto(url + "/ingest")
     return context, page
 
