@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -65,17 +66,27 @@ class _CrawlLine:
 
 
 def _crawl_with_progress(as_json: bool, crawl: Any) -> CrawlResult:
-    """Run ``crawl(on_progress)`` with the live line; Ctrl-C prints what was done and how to resume, exit 130."""
+    """Run ``crawl(on_progress, interrupted)`` with the live line; Ctrl-C prints what was done and how to resume, exit 130."""
     line = _CrawlLine(not as_json and sys.stdout.isatty() and sys.stderr.isatty())
     from services.web.crawl import CrawlInterrupted
 
+    stop = threading.Event()
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:
+        stop.set()  # also seen at the next page if the KeyboardInterrupt below is lost in a finalizer
+        raise KeyboardInterrupt
+
+    main = threading.current_thread() is threading.main_thread()  # signal handlers live in the main thread
+    previous = signal.signal(signal.SIGINT, on_ctrl_c) if main else None
     try:
-        result: CrawlResult = crawl(line)
-    except CrawlInterrupted as stop:
+        result: CrawlResult = crawl(line, stop.is_set)
+    except CrawlInterrupted as stopped:
         line.finish()
-        click.echo(stop.result.summary(), err=True)
-        raise CliError(f"Interrupted: {stop.result.resume_hint()}", EXIT_INTERRUPTED) from None
+        click.echo(stopped.result.summary(), err=True)
+        raise CliError(f"Interrupted: {stopped.result.resume_hint()}", EXIT_INTERRUPTED) from None
     finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
         line.finish()
     return result
 
@@ -131,7 +142,7 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
                            max_depth=max_depth if crawl else 0, same_domain=not any_domain, path_prefix=path_prefix,
                            include=list(include), exclude=list(exclude), render_js=render_js)
     crawler = get_services().crawler
-    result = _crawl_with_progress(as_json, lambda line: crawler.run(request, on_progress=line))
+    result = _crawl_with_progress(as_json, lambda line, stop: crawler.run(request, on_progress=line, interrupted=stop))
     emit(result, as_json, lambda: _print_result(result))
     fail_unless_done(result, "Crawl", "page")
 
@@ -196,6 +207,6 @@ def resume(crawl_id: int, as_json: bool) -> None:
     Same JSON, progress line and Ctrl-C as `rag ingest url`; the pages listed include those done before the resume.
     """
     crawler = get_services().crawler
-    result = _crawl_with_progress(as_json, lambda line: crawler.resume(crawl_id, on_progress=line))
+    result = _crawl_with_progress(as_json, lambda line, stop: crawler.resume(crawl_id, on_progress=line, interrupted=stop))
     emit(result, as_json, lambda: click.echo(result.summary()))
     fail_unless_done(result, "Crawl", "page")

@@ -99,6 +99,13 @@ class CrawlResult:
         return f"Crawl {self.crawl_id} stopped; carry it on with `rag ingest resume {self.crawl_id}`."
 
 
+Interrupted = Callable[[], bool]
+
+
+def _never() -> bool:
+    return False
+
+
 class CrawlInterrupted(KeyboardInterrupt):
     """Ctrl-C during a crawl: the crawl was recorded ``cancelled`` with its queue (resumable) before this
     was raised; ``result`` says what it did. Still a KeyboardInterrupt, so the program stops."""
@@ -181,10 +188,11 @@ class CrawlService:
             raise
         return job_id, coll, request, self.state.frontier(crawl_id)
 
-    def resume(self, crawl_id: int, *, on_progress: Progress | None = None) -> CrawlResult:
+    def resume(self, crawl_id: int, *, on_progress: Progress | None = None,
+               interrupted: Interrupted | None = None) -> CrawlResult:
         """Carry on a cancelled, interrupted or failed crawl where it stopped (CLI, MCP, tests)."""
         job_id, coll, request, frontier = self._reopen(crawl_id)
-        return self.execute(job_id, crawl_id, coll, request, frontier, on_progress=on_progress)
+        return self.execute(job_id, crawl_id, coll, request, frontier, on_progress=on_progress, interrupted=interrupted)
 
     def submit_resume(self, crawl_id: int) -> int:
         """``resume`` in a background thread; returns the job id at once (the UI polls the job)."""
@@ -193,11 +201,14 @@ class CrawlService:
                          name=f"crawl-job-{job_id}").start()
         return job_id
 
-    def run(self, request: CrawlRequest, *, on_progress: Progress | None = None) -> CrawlResult:
+    def run(self, request: CrawlRequest, *, on_progress: Progress | None = None,
+            interrupted: Interrupted | None = None) -> CrawlResult:
         """Crawl synchronously (CLI, MCP, tests); Ctrl-C leaves the crawl cancelled and resumable
-        and raises :class:`CrawlInterrupted`."""
+        and raises :class:`CrawlInterrupted`. ``interrupted()`` true has the same effect at the next
+        page boundary: the CLI's SIGINT handler sets it too, because Python drops a KeyboardInterrupt
+        raised while a finalizer (``__del__``) runs, and a crawl must not go on after Ctrl-C."""
         job_id, crawl_id, coll = self.start(request)
-        return self.execute(job_id, crawl_id, coll, request, on_progress=on_progress)
+        return self.execute(job_id, crawl_id, coll, request, on_progress=on_progress, interrupted=interrupted)
 
     def submit(self, request: CrawlRequest) -> int:
         """Crawl in a background thread; returns the job id at once (the UI polls the job)."""
@@ -208,7 +219,8 @@ class CrawlService:
 
     # -- the crawl ------------------------------------------------------------------------
     def execute(self, job_id: int, crawl_id: int, coll: Collection, request: CrawlRequest,
-                frontier: Frontier | None = None, *, on_progress: Progress | None = None) -> CrawlResult:
+                frontier: Frontier | None = None, *, on_progress: Progress | None = None,
+                interrupted: Interrupted | None = None) -> CrawlResult:
         frontier = frontier or Frontier([(request.url, 0)], {request.url}, [])
         pages = frontier.pages
         reporter = JobReporter(self.ingestion.jobs, job_id)
@@ -219,18 +231,19 @@ class CrawlService:
         report(dict(reporter.progress))
         deleted: list[str] = []
         not_visited: list[str] = []
-        status, error, interrupted = "failed", None, False
+        status, error, stopped = "failed", None, False
         try:
             with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher, ExitStack() as stack:
                 renderer = stack.enter_context(Renderer(self.settings, fetcher)) if request.render_js else None
-                status, complete = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer, report)
+                status, complete = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer, report,
+                                               interrupted or _never)
             if status == "done" and request.mode == "reingest":
                 settled = settle_previous_pages(
                     state=self.state, documents=self.ingestion.documents, reporter=reporter, crawl_id=crawl_id,
                     collection_id=coll.id, root=request.url, params=request.params(), pages=pages, complete=complete)
                 deleted, not_visited = settled.deleted, settled.not_visited
         except KeyboardInterrupt:  # Ctrl-C in the CLI: stop like the UI's Cancel, keeping the queue
-            status, interrupted = "cancelled", True
+            status, stopped = "cancelled", True
             _close_unfinished(reporter, "Interrupted (Ctrl-C) before this page was stored; a resume fetches it again.")
         except Exception as exc:
             log.exception("crawl job %s crashed", job_id)
@@ -241,20 +254,25 @@ class CrawlService:
             self.ingestion.jobs.finish(job_id, status=job_status, error=error)
             self.state.finish(crawl_id, status)  # the crawl itself ran to its end: a re-crawl compares with it
         result = CrawlResult(crawl_id, job_id, job_status, dict(reporter.progress), pages, deleted, not_visited)
-        if interrupted:
+        if stopped:
             raise CrawlInterrupted(result)
         return result
 
     def _crawl(self, fetcher: Fetcher, crawl_id: int, coll: Collection, request: CrawlRequest,
-               reporter: JobReporter, frontier: Frontier, renderer: Renderer | None, report: Progress) -> tuple[str, bool]:
+               reporter: JobReporter, frontier: Frontier, renderer: Renderer | None, report: Progress,
+               interrupted: Interrupted) -> tuple[str, bool]:
         """Visit the queue until it runs out or ``max_pages`` pages are done; (status, whether the queue ran out)."""
         scope = request.scope()
         queue, seen, pages = CrawlQueue(scope, frontier.queue), frontier.seen, frontier.pages
         while queue and len(pages) < request.max_pages:
             if reporter.cancelled():
                 return "cancelled", False
+            if interrupted():
+                raise KeyboardInterrupt
             url, depth = queue.pop()
             got = fetcher.fetch(url)
+            if interrupted():  # the page stays queued (recorded before it was visited): a resume fetches it
+                raise KeyboardInterrupt
             admitted = scope.admits(got.final_url) or not got.ok  # a failure is reported under the URL asked for
             if got.final_url != url and got.ok:
                 self.state.redirected(crawl_id, url, got.final_url, in_scope=admitted or depth == 0)

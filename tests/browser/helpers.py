@@ -25,6 +25,6 @@ def alert(page: Any, kind: str) -> Any:
     return page.get_by_test_id(f"stAlertContent{kind}")
 
 
-def shown_text(page: Any, text: str) -> bool:
-    """True when a Markdown element on screen holds ``text`` (tables draw on a canvas; their text is hidden)."""
-    return page.get_by_test_id("stMarkdownContainer").filter(has_text=text).first.is_visible()
+def wait_shown(page: Any, text: str) -> None:
+    """Wait until a Markdown element holds ``text`` (a job's outcome and its reasons draw in one run, in turn)."""
+    page.get_by_test_id("stMarkdownContainer").filter(has_text=text).first.wait_for()

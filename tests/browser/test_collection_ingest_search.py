@@ -6,6 +6,8 @@ import uuid
 
 import pytest
 
+from tests.browser.helpers import idle
+
 pytestmark = pytest.mark.browser
 
 
@@ -23,6 +25,7 @@ def test_create_upload_and_search(app_url, page, services, tmp_path):
     page.goto(app_url + "/ingest")
     page.get_by_label("Collection", exact=True).click()
     page.get_by_role("option", name=name).click()
+    idle(page)  # files set on the uploader while a rerun redraws it would be lost
     page.get_by_role("tab", name="Upload files").click()
     page.locator("input[type=file]").set_input_files(str(note))
     page.get_by_text("beekeeping.md").first.wait_for()

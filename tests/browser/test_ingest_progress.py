@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.browser.helpers import alert, idle, shown_text
+from tests.browser.helpers import alert, idle, wait_shown
 
 pytestmark = pytest.mark.browser
 
@@ -26,6 +26,8 @@ def test_progress_per_file_with_human_times(app_url, page, coll, tmp_path):
     (tmp_path / "kites.txt").write_text("Kites fly best in a steady breeze over open fields. " * 40, encoding="utf-8")
     (tmp_path / "blank.txt").write_bytes(b"")
     page.goto(f"{app_url}/ingest?collection={coll}")
+    page.get_by_role("tab", name="Upload files").wait_for()
+    idle(page)  # files set on the uploader while a rerun redraws it would be lost
     page.get_by_role("tab", name="Upload files").click()
     page.locator("input[type=file]").set_input_files([str(tmp_path / n) for n in ("herons.md", "kites.txt", "blank.txt")])
     page.get_by_text("blank.txt").first.wait_for()
@@ -38,7 +40,7 @@ def test_progress_per_file_with_human_times(app_url, page, coll, tmp_path):
     # Each file has its own row (stage, chunks, time, reason); the reason of the failure reads in full below.
     files = page.get_by_test_id("stDataFrame").first
     files.wait_for()
-    assert shown_text(page, "blank.txt (failed): the file is empty.")  # the file named once, then why
+    wait_shown(page, "blank.txt (failed): the file is empty.")  # the file named once, then why
     # No run of internal counters any more.
     body = page.get_by_test_id("stMain").inner_text()
     assert "unchanged 0" not in body and "chunks embedded 0/" not in body and "graph failures" not in body

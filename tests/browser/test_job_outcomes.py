@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from tests.browser.helpers import alert, idle, shown_text
+from tests.browser.helpers import alert, idle, wait_shown
 
 pytestmark = pytest.mark.browser
 YEAR_REQUIRED = {"custom": {"year": {"type": "integer", "required": True}}}
@@ -26,6 +26,8 @@ def test_everything_failed_is_red_with_reasons_and_keeps_the_files(app_url, page
     (tmp_path / "broken.docx").write_bytes(b"PK not really a zip")
     page.goto(f"{app_url}/ingest?collection={coll}")
     page.get_by_label("Metadata for these documents (JSON object)").fill('{"year": 1999}')
+    page.get_by_label("Metadata for these documents (JSON object)").press("Enter")
+    idle(page)  # the rerun that commits the box redraws the uploader: files set before it would be lost
     page.get_by_role("tab", name="Upload files").click()
     page.locator("input[type=file]").set_input_files([str(tmp_path / "empty.txt"), str(tmp_path / "broken.docx")])
     page.get_by_text("broken.docx").first.wait_for()
@@ -33,8 +35,8 @@ def test_everything_failed_is_red_with_reasons_and_keeps_the_files(app_url, page
     failed = alert(page, "Error").filter(has_text="Failed: nothing was stored")
     failed.wait_for(timeout=180_000)
     idle(page)
-    assert shown_text(page, "not a valid .docx (the file is corrupt, truncated or not a Word file).")
-    assert shown_text(page, "empty.txt (failed): the file is empty.")  # the file named once, then why
+    wait_shown(page, "not a valid .docx (the file is corrupt, truncated or not a Word file).")
+    wait_shown(page, "empty.txt (failed): the file is empty.")  # the file named once, then why
     # The picker still holds both files, to fix and try again; and a retry is one click away.
     uploader = page.get_by_test_id("stFileUploader")
     assert "empty.txt" in uploader.inner_text() and "broken.docx" in uploader.inner_text()
@@ -54,7 +56,7 @@ def test_a_mixed_job_is_amber_and_its_failed_files_retry_in_one_click(app_url, p
     page.get_by_role("button", name="Ingest directory").click()
     partial = alert(page, "Warning").filter(has_text="Finished with failures")
     partial.wait_for(timeout=180_000)
-    assert shown_text(page, "Metadata field 'year' is required by this collection's schema.")
+    wait_shown(page, "Metadata field 'year' is required by this collection's schema.")
 
     page.get_by_label("Metadata for these documents (JSON object)").fill('{"year": 1902}')
     page.get_by_label("Metadata for these documents (JSON object)").press("Enter")

@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from services.web.crawl import CrawlRequest
+from services.web.fetch import Fetcher
 from tests.reliability.concurrency import ROOT
 from tests.web.conftest import crawler
 from tests.web.sites import serve_pages
@@ -128,3 +129,29 @@ def test_a_crawl_interrupted_in_process_is_cancelled_not_done(services, collecti
     assert result.status == "cancelled" and len(result.pages) == 2
     info = svc.state.get(result.crawl_id)
     assert info.status == "cancelled" and info.counts["queued"] == 7 and info.resumable
+
+
+def test_a_stop_flag_set_while_a_page_is_fetched_ends_the_crawl_like_ctrl_c(services, collection, gated_site):
+    """Python drops a KeyboardInterrupt raised inside a finalizer, so the CLI's SIGINT handler also sets a
+    flag: the crawl stops after the page in flight, which stays queued, even if no exception arrives."""
+    base, handler = gated_site
+    handler.gate.set()
+    svc = crawler(services)
+    stop = threading.Event()
+    real_fetch = Fetcher.fetch
+
+    def fetch_then_flag(self, url, *args, **kwargs):
+        got = real_fetch(self, url, *args, **kwargs)
+        if url.endswith(GATED):
+            stop.set()  # Ctrl-C while this page was on its way, its KeyboardInterrupt lost
+        return got
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Fetcher, "fetch", fetch_then_flag)
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            svc.run(CrawlRequest(collection, base + "/index.html", max_pages=50, max_depth=1), interrupted=stop.is_set)
+    result = stopped.value.result  # type: ignore[attr-defined]
+    info = svc.state.get(result.crawl_id)
+    assert result.status == "cancelled" and info.status == "cancelled" and info.resumable
+    assert info.counts == {"ingested": 5, "queued": 4}, info.counts  # index, p00-p03; p04 (fetched) stays queued
+    assert svc.resume(info.id).progress["fetched"] == 4
