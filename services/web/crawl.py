@@ -189,7 +189,7 @@ class CrawlService:
         return job_id, coll, request, self.state.frontier(crawl_id)
 
     def resume(self, crawl_id: int, *, on_progress: Progress | None = None,
-               interrupted: Interrupted | None = None) -> CrawlResult:
+               interrupted: Interrupted = _never) -> CrawlResult:
         """Carry on a cancelled, interrupted or failed crawl where it stopped (CLI, MCP, tests)."""
         job_id, coll, request, frontier = self._reopen(crawl_id)
         return self.execute(job_id, crawl_id, coll, request, frontier, on_progress=on_progress, interrupted=interrupted)
@@ -202,7 +202,7 @@ class CrawlService:
         return job_id
 
     def run(self, request: CrawlRequest, *, on_progress: Progress | None = None,
-            interrupted: Interrupted | None = None) -> CrawlResult:
+            interrupted: Interrupted = _never) -> CrawlResult:
         """Crawl synchronously (CLI, MCP, tests); Ctrl-C leaves the crawl cancelled and resumable
         and raises :class:`CrawlInterrupted`. ``interrupted()`` true has the same effect at the next
         page boundary: the CLI's SIGINT handler sets it too, because Python drops a KeyboardInterrupt
@@ -220,7 +220,7 @@ class CrawlService:
     # -- the crawl ------------------------------------------------------------------------
     def execute(self, job_id: int, crawl_id: int, coll: Collection, request: CrawlRequest,
                 frontier: Frontier | None = None, *, on_progress: Progress | None = None,
-                interrupted: Interrupted | None = None) -> CrawlResult:
+                interrupted: Interrupted = _never) -> CrawlResult:
         frontier = frontier or Frontier([(request.url, 0)], {request.url}, [])
         pages = frontier.pages
         reporter = JobReporter(self.ingestion.jobs, job_id)
@@ -236,7 +236,7 @@ class CrawlService:
             with Fetcher(settings=self.settings, resolver=self.resolver) as fetcher, ExitStack() as stack:
                 renderer = stack.enter_context(Renderer(self.settings, fetcher)) if request.render_js else None
                 status, complete = self._crawl(fetcher, crawl_id, coll, request, reporter, frontier, renderer, report,
-                                               interrupted or _never)
+                                               interrupted)
             if status == "done" and request.mode == "reingest":
                 settled = settle_previous_pages(
                     state=self.state, documents=self.ingestion.documents, reporter=reporter, crawl_id=crawl_id,

@@ -10,6 +10,8 @@ import sqlalchemy as sa
 from services.ingest.pipeline import IngestResult
 from services.ingest.requests import text_request
 
+YEAR_REQUIRED = {"custom": {"year": {"type": "integer", "required": True}}}  # a schema with one required field
+
 
 def ingest_text(services: Any, collection: str, title: str, text: str,
                 metadata: dict[str, Any] | None = None, mode: str = "ingest") -> IngestResult:
