@@ -243,6 +243,12 @@ def _write_graph(service: Any, archive: zipfile.ZipFile, maps: IdMaps, counts: d
     def on_document(row: dict[str, Any]) -> dict[str, Any]:
         return {**row, "diagram_id": maps.diagram(row["diagram_id"]), "document_id": maps.documents[row["document_id"]]}
 
+    def write(statement: str, batch: list[dict[str, Any]]) -> None:
+        if statement is q.RESTORE_FACTS:  # every fact is checked to be there (a fact needs both its entities)
+            service.graph.write_facts(statement, batch)
+        else:
+            store.query(statement, {"rows": batch})
+
     plan = (("entities", q.MERGE_ENTITIES, lambda r: r), ("facts", q.RESTORE_FACTS, fact),
             ("diagram_nodes", q.CREATE_DIAGRAM_NODES, on_document), ("diagram_edges", q.CREATE_DIAGRAM_EDGES, on_document))
     for table, statement, remap in plan:
@@ -253,10 +259,10 @@ def _write_graph(service: Any, archive: zipfile.ZipFile, maps: IdMaps, counts: d
             if new is not None:
                 batch.append(new)
             if len(batch) >= size:
-                store.query(statement, {"rows": batch})
+                write(statement, batch)
                 batch = []
         if batch:
-            store.query(statement, {"rows": batch})
+            write(statement, batch)
     if skipped:
         notes.append(f"{skipped} facts named documents outside the archive and were left out.")
 

@@ -59,6 +59,13 @@ CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.r
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
                    valid_from: row.valid_from, status: 'current', date_source: row.date_source,
                    exclusive: row.exclusive}]->(b)
+RETURN count(*) AS n
+"""
+
+# Which of these fact ids a collection holds (a write that took fewer rows than it was given is checked by id).
+FACT_IDS = """
+MATCH ()-[r:FACT]->() WHERE r.collection_id = $collection_id AND r.id IN $ids
+RETURN r.id AS id
 """
 
 DOCUMENT_FACT_SLOTS = """
@@ -247,4 +254,5 @@ CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.r
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
                    valid_from: row.valid_from, valid_until: row.valid_until, status: row.status,
                    date_source: row.date_source, exclusive: row.exclusive}]->(b)
+RETURN count(*) AS n
 """

@@ -172,7 +172,7 @@ class GraphService(GraphReads):
         used = {k for f in facts.values() for k in (f["source"], f["target"])}
         rows = [e for k, e in entities.items() if k in used]
         self._batched(q.MERGE_ENTITIES, rows)
-        self._batched(q.CREATE_FACTS, list(facts.values()))
+        self.write_facts(q.CREATE_FACTS, list(facts.values()))
         self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
         from services.graph.mentions import document_graph
 
@@ -247,6 +247,39 @@ class GraphService(GraphReads):
             if row.get("target") is not None:
                 edges.append({"source": row["id"], "target": row["target"], "label": row.get("label")})
         return list(nodes.values()), edges
+
+    def write_facts(self, statement: str, rows: list[dict[str, Any]]) -> None:
+        """Write facts in batches (``statement`` returns how many rows it created) and make sure each one is there.
+
+        A fact is created only where both its entities match, so a store that skips rows would lose facts
+        without a word: the rows of a short batch that are not there are written again one at a time, and any
+        still missing raise :class:`StoreUnavailable` (the caller undoes or marks the document failed).
+        """
+        for start in range(0, len(rows), self.batch_size):
+            batch = rows[start : start + self.batch_size]
+            result = self.store.query(statement, {"rows": batch})
+            if result and result[0].get("n") == len(batch):
+                continue
+            missing = self._missing_facts(batch)
+            if not missing:
+                continue
+            log.warning("The graph store created %d of %d facts in one write; writing the %d others one by one.",
+                        len(batch) - len(missing), len(batch), len(missing))
+            for row in missing:
+                self.store.query(statement, {"rows": [row]})
+            still = self._missing_facts(missing)
+            if still:
+                first = still[0]
+                raise StoreUnavailable(
+                    f"The graph store did not keep {len(still)} of {len(batch)} facts, e.g. {first['id']} "
+                    f"({first['source']} -[{first['relation']}]-> {first['target']}): one of its entities is missing.")
+
+    def _missing_facts(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        found: set[str] = set()
+        for cid in {r["collection_id"] for r in rows}:
+            ids = [r["id"] for r in rows if r["collection_id"] == cid]
+            found.update(str(r["id"]) for r in self.store.query(q.FACT_IDS, {"collection_id": cid, "ids": ids}))
+        return [r for r in rows if str(r["id"]) not in found]
 
     def _batched(self, statement: str, rows: list[dict[str, Any]]) -> None:
         for start in range(0, len(rows), self.batch_size):

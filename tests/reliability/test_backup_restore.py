@@ -307,6 +307,23 @@ def test_a_graph_failure_undoes_the_whole_restore(archive, corpus, services, run
     assert _store_counts(services) == before
 
 
+def test_a_fact_whose_entity_is_missing_is_not_dropped_without_a_word(archive, corpus, services, run, tmp_path):
+    """A fact is created only where both its entities match: one naming an entity the archive lacks would
+    vanish silently, so the restore checks every fact it wrote and undoes everything instead."""
+    def orphan_fact(data: bytes) -> bytes:
+        lines = data.decode().splitlines()
+        row = json.loads(lines[0])
+        row["target"] = "an-entity-nobody-wrote"
+        return "\n".join([json.dumps(row), *lines[1:]]).encode() + b"\n"
+
+    before = _store_counts(services)
+    changed = _rewrite(archive, tmp_path / "orphan.zip", "facts.jsonl", orphan_fact)
+    result = run("restore", changed, "--as", "orphan-fact-restore")
+    assert result.exit_code == 5, result.output
+    assert "did not keep 1 of" in result.stderr and "an-entity-nobody-wrote" in result.stderr, result.stderr
+    assert _store_counts(services) == before
+
+
 def test_backup_arguments_and_all_collections(services, run, corpus, tmp_path):
     assert run("backup", "--json").exit_code == 2
     missing = run("backup", "no-such-collection-xyz", "-o", tmp_path / "x.zip")
