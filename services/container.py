@@ -29,7 +29,7 @@ from services.retrieval.memory import MemoryService
 from services.retrieval.search import SearchService
 from services.settings import Settings, get_settings
 from services.stores.embeddings import DeferredEmbedder, TextEmbedder, lazy_embedder
-from services.stores.graph_store import GraphStore, create_graph_store
+from services.stores.graph_store import GraphStore, create_graph_store, probe_graph_store
 from services.stores.lazy_graph_store import LazyGraphStore
 from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
@@ -88,9 +88,12 @@ class Services:
                           "dimension": model.dim if model.ready else declared},
             "graph": None,
         }
-        if self.graph_store is not None:
+        if self.graph_store is not None and self.graph_store.is_open:
             self.graph_store.ping()
             out["graph"] = {"kind": self.graph_store.kind, "location": self.graph_store.location}
+        elif self.graph_store is not None:  # not opened yet: a plain query, without LlamaIndex's imports
+            kind, location = probe_graph_store(self.settings)
+            out["graph"] = {"kind": kind, "location": location}
         return out
 
     def start_loading_model(self) -> None:

@@ -158,18 +158,50 @@ def create_graph_store(settings: Settings) -> GraphStore:
             message = f"Cannot connect to Neo4j at {mask_url(settings.neo4j_uri)}: {exc}"
             raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
         store = GraphStore("Neo4j", mask_url(settings.neo4j_uri), backend)
-    elif settings.falkordb_url:
-        store = GraphStore("FalkorDB server", mask_url(settings.falkordb_url),
-                           _falkordb_backend(settings.falkordb_url, settings))
     else:
-        socket_path = start_embedded_falkordb(settings.data_dir)
-        store = GraphStore("embedded FalkorDB", str(socket_path), _falkordb_backend(f"unix://{socket_path}", settings))
+        kind, location, url = _falkordb_target(settings)
+        store = GraphStore(kind, location, _falkordb_backend(url, settings))
     try:
         store.ping()
     except StoreUnavailable as exc:
         raise StoreUnavailable(scrub(f"The graph store ({store.kind} at {store.location}) does not answer: {exc}",
                                      secret_values(settings))) from exc
     return store
+
+
+def _falkordb_target(settings: Settings) -> tuple[str, str, str]:
+    """(kind, location shown, URL) of the FalkorDB in use; the embedded one is started if it is not running."""
+    if settings.falkordb_url:
+        return "FalkorDB server", mask_url(settings.falkordb_url), settings.falkordb_url
+    socket_path = start_embedded_falkordb(settings.data_dir)
+    return "embedded FalkorDB", str(socket_path), f"unix://{socket_path}"
+
+
+def probe_graph_store(settings: Settings) -> tuple[str, str]:
+    """Check that the configured graph store answers a query; its (kind, location).
+
+    For FalkorDB this runs ``RETURN 1`` on the graph through the falkordb client itself, which LlamaIndex's
+    store wraps: opening that store costs its imports (about 2.6 s), too much for ``rag status``.
+    """
+    if settings.neo4j_uri:  # Neo4j (or both servers set: create_graph_store's clear error)
+        store = create_graph_store(settings)
+        try:
+            return store.kind, store.location
+        finally:
+            store.close()
+    from falkordb import FalkorDB
+
+    kind, location, url = _falkordb_target(settings)
+    client = None
+    try:
+        client = FalkorDB.from_url(url)
+        client.select_graph(GRAPH_NAME).query("RETURN 1")
+    except Exception as exc:  # redis errors: refused, wrong password, not a FalkorDB
+        raise StoreUnavailable(_cannot_open(url, exc, settings)) from exc
+    finally:
+        if client is not None:
+            client.connection.close()
+    return kind, location
 
 
 def _falkordb_backend(url: str, settings: Settings) -> _Cypher:
@@ -181,5 +213,9 @@ def _falkordb_backend(url: str, settings: Settings) -> _Cypher:
         )
         return backend
     except Exception as exc:  # redis errors: refused, wrong password, not a FalkorDB
-        message = f"Cannot open the FalkorDB graph at {mask_url(url)}: {exc.__class__.__name__}: {exc}"
-        raise StoreUnavailable(scrub(message, secret_values(settings))) from exc
+        raise StoreUnavailable(_cannot_open(url, exc, settings)) from exc
+
+
+def _cannot_open(url: str, exc: Exception, settings: Settings) -> str:
+    message = f"Cannot open the FalkorDB graph at {mask_url(url)}: {exc.__class__.__name__}: {exc}"
+    return scrub(message, secret_values(settings))

@@ -101,6 +101,13 @@ def test_listing_does_not_open_the_graph_store(tmp_path, corpus):
         assert not heavy(run_in_new_process(tmp_path, *command), ("llama_index", "falkordb", "openai")), command
 
 
+def test_status_checks_the_graph_without_llama_index(tmp_path, corpus):
+    """`rag status` runs a query on the graph through the falkordb client, not LlamaIndex's store (2.6 s)."""
+    modules = run_in_new_process(tmp_path, "status")
+    assert "falkordb" in modules  # the graph store was asked
+    assert not heavy(modules, ("llama_index",))
+
+
 def test_search_loads_the_model_without_sentence_transformers_or_llama_index(tmp_path, corpus):
     name, _ = corpus
     modules = run_in_new_process(tmp_path, "search", "who became CEO of Acme", "-c", name, "--mode", "semantic")
