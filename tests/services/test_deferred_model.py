@@ -46,9 +46,10 @@ def test_built_services_load_the_model_and_open_the_graph_on_first_use(services,
         assert built.graph_store is not None and not built.graph_store.is_open
         assert model.dim == services.embedder.dim and not model.started  # the size its files declare
         assert built.collections.get(collection).document_count == 1 and not model.started
-        health = built.health()  # opens the graph store, still not the model
+        health = built.health()  # asks the graph store (a plain query: its LlamaIndex store stays unopened), not the model
         assert health["embedding"] == {"model": services.embedder.name, "loaded": False, "dimension": services.embedder.dim}
-        assert built.graph_store.is_open and health["graph"]["kind"]
+        assert not built.graph_store.is_open and health["graph"]["kind"] == services.graph_store.kind
+        assert built.graph_store.query("RETURN 1 AS ok") == [{"ok": 1}] and built.graph_store.is_open  # first use opens it
         built.start_loading_model()  # what the web app does once its first page is drawn
         assert model.started
         # usable like the eager one: the same query finds the same chunk with the same score
