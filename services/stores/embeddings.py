@@ -45,9 +45,11 @@ class Embedder:
     hands over at a time (its progress step); a remote API gets whole batches.
     """
 
-    def __init__(self, name: str, embed_fn: _TextEmbedder, batch_size: int, slice_size: int | None = None) -> None:
+    def __init__(self, name: str, embed_fn: _TextEmbedder, batch_size: int, slice_size: int | None = None, *,
+                 query_fn: _TextEmbedder | None = None) -> None:
         self.name = name
         self._embed_fn = embed_fn
+        self._query_fn = query_fn  # the same model computed another way for single queries (query_encoder.py)
         self.batch_size = batch_size
         self.slice_size = max(1, slice_size or min(batch_size, BACKGROUND_SLICE))
         # torch inference is not re-entrant-safe across threads: one model call at a time
@@ -97,7 +99,11 @@ class Embedder:
         if cached is not None:
             self._query_cache.move_to_end(text)
             return cached
-        vector: np.ndarray = self.embed_texts([text])[0]
+        if self._query_fn is not None:  # thread-safe and apart from the model's turn: never waits behind an ingest
+            raw = np.asarray(self._query_fn([text]), dtype=np.float32)[0]
+            vector: np.ndarray = raw / (np.linalg.norm(raw) or 1.0)
+        else:
+            vector = self.embed_texts([text])[0]
         self._query_cache[text] = vector
         if len(self._query_cache) > 256:
             self._query_cache.popitem(last=False)
@@ -174,9 +180,11 @@ class DeferredEmbedder:
     """
 
     def __init__(self, name: str, loading: Future[Embedder] | Callable[[], Embedder], *,
-                 dim: int | None = None) -> None:
+                 dim: int | None = None, queries: Callable[[], Embedder] | None = None) -> None:
         self.name = name
         self._declared_dim = dim
+        self._queries = queries  # an Embedder for queries alone, while the model itself is not loaded
+        self._query_embedder: Embedder | None = None
         self._lock = threading.Lock()
         self._load: Callable[[], Embedder] | None = None
         self._loading: Future[Embedder] | None = None
@@ -227,11 +235,18 @@ class DeferredEmbedder:
         return self.loaded().embed_texts(texts, background=background)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.loaded().embed_query(text)
+        """The query's vector; with a query path (the local model) without waiting for the model itself."""
+        if self._queries is None or self.ready:
+            return self.loaded().embed_query(text)
+        with self._lock:
+            if self._query_embedder is None:
+                self._query_embedder = self._queries()
+        return self._query_embedder.embed_query(text)
 
     def __getattr__(self, attr: str) -> Any:
         """Anything else the Embedder has (tests and benchmarks reach its call size and cache)."""
-        if attr.startswith("__") or attr in ("_lock", "_load", "_loading", "_declared_dim"):
+        if attr.startswith("__") or attr in ("_lock", "_load", "_loading", "_declared_dim", "_queries",
+                                             "_query_embedder"):
             raise AttributeError(attr)
         return getattr(self.loaded(), attr)
 
@@ -285,8 +300,27 @@ def declared_dim(settings: Settings) -> int | None:
 
 
 def lazy_embedder(settings: Settings) -> DeferredEmbedder:
-    """The configured embedder, loaded on first use (or from ``start()``); the name and size are known at once."""
-    return DeferredEmbedder(embedder_name(settings), lambda: create_embedder(settings), dim=declared_dim(settings))
+    """The configured embedder, loaded on first use (or from ``start()``); the name and size are known at once.
+
+    With the local model a query is embedded by :func:`local_query_encoder` before the model has loaded (a
+    cold ``rag search`` never imports torch), and after: the loaded Embedder takes the same path.
+    """
+    name = embedder_name(settings)
+    queries = None
+    if settings.embedding_provider == "local":
+        def queries() -> Embedder:
+            encoder = local_query_encoder()
+            return Embedder(name, encoder, settings.embed_batch_size, query_fn=encoder)
+
+    return DeferredEmbedder(name, lambda: create_embedder(settings), dim=declared_dim(settings), queries=queries)
+
+
+@lru_cache(maxsize=1)
+def local_query_encoder() -> _TextEmbedder:
+    """The bundled model in NumPy, loaded once per process (about 0.5 s): what embeds every query."""
+    from services.stores.query_encoder import NumpyMiniLM
+
+    return NumpyMiniLM(local_model_dir())
 
 
 def create_embedder(settings: Settings) -> Embedder:
@@ -308,13 +342,12 @@ def _cached_embedder(provider: str, model: str, batch_size: int, base_url: str, 
                 f"The local provider ships only all-MiniLM-L6-v2, not {settings.embedding_model!r}. "
                 "Use embedding_provider='openai' with OPENAI_BASE_URL for other models."
             )
-        fn = _local_embed_fn(settings)
+        fn, query_fn = _local_embed_fn(settings), local_query_encoder()
     else:
-        fn = _openai_embed_fn(settings)
+        fn, query_fn = _openai_embed_fn(settings), None
     try:
         slice_size = None if settings.embedding_provider == "local" else settings.embed_batch_size
-        return Embedder(embedder_name(settings), fn, settings.embed_batch_size,
-                        slice_size)
+        return Embedder(embedder_name(settings), fn, settings.embed_batch_size, slice_size, query_fn=query_fn)
     except ConfigError:
         raise
     except Exception as exc:

@@ -108,8 +108,9 @@ def test_status_checks_the_graph_without_llama_index(tmp_path, corpus):
     assert not heavy(modules, ("llama_index",))
 
 
-def test_search_loads_the_model_without_sentence_transformers_or_llama_index(tmp_path, corpus):
+def test_search_embeds_its_query_without_torch_or_llama_index(tmp_path, corpus):
+    """A query is embedded by the model in NumPy (services/stores/query_encoder.py): no torch for a search."""
     name, _ = corpus
     modules = run_in_new_process(tmp_path, "search", "who became CEO of Acme", "-c", name, "--mode", "semantic")
-    assert "torch" in modules and "transformers" in modules  # it does embed the query
-    assert not heavy(modules, ("sentence_transformers", "sklearn", "llama_index", "spacy"))
+    assert "services.stores.query_encoder" in modules and "tokenizers" in modules  # it does embed the query
+    assert not heavy(modules, ("torch", "transformers", "sentence_transformers", "sklearn", "llama_index", "spacy"))
