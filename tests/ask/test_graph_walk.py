@@ -46,7 +46,8 @@ def test_the_walk_reaches_the_second_hop(services, zorbex):
 
 
 def test_generic_concepts_are_no_seeds(services, collection):
-    """A concept in most documents ('law') is left out of the seeds; a rare name is kept."""
+    """A concept in most documents ('law') is left out of the seeds even when a previous turn carries it; the
+    name in the question is kept."""
     for i in range(12):
         services.ingestion.run(text_request(collection, title=f"Session {i}", text=f"Congress passed a law in {1900 + i}."))
     services.ingestion.run(text_request(collection, title="Acme", text="Acme lobbied against the law on tariffs."))
@@ -55,8 +56,39 @@ def test_generic_concepts_are_no_seeds(services, collection):
         law = conn.execute(sa.text("SELECT type, documents FROM graph_entities WHERE collection_id = :c AND key = 'law'"),
                            {"c": cid}).one()
     assert law.type == "CONCEPT" and law.documents == 13
-    seeds = [e.key for e in services.ask.retriever.walk.walk("Which law did Acme oppose?", [cid]).seeds]
-    assert "acme" in seeds and "law" not in seeds
+    # carried over from a previous turn (concepts there can be seeds): the generic one is still left out
+    walk = services.ask.retriever.walk
+    seeds = [e.key for e in walk.walk("Which law did Acme oppose?", [cid], extra_keys=["law"]).seeds]
+    assert seeds == ["acme"]
+
+
+def test_a_concept_in_the_question_is_no_seed(services, collection):
+    """'genre' is a concept named by one chunk: rare by accident of phrasing, so its specificity would send the
+    walk to the passage that merely uses the word. Only the named entity seeds the walk."""
+    services.ingestion.run(text_request(collection, title="Shelf", text="The genre sells well in the winter months."))
+    services.ingestion.run(text_request(collection, title="Orvald Quist", text="Orvald Quist writes crime novels."))
+    cid = services.collections.get(collection).id
+    with services.engine.connect() as conn:
+        genre = conn.execute(sa.text("SELECT type, chunks FROM graph_entities WHERE collection_id = :c AND key = 'genre'"),
+                             {"c": cid}).one()
+    assert genre.type == "CONCEPT" and genre.chunks == 1
+    result = services.ask.retriever.walk.walk("Which genre does Orvald Quist write?", [cid])
+    assert [e.key for e in result.seeds] == ["orvald quist"]
+
+
+def test_a_seed_needs_a_chunk_among_the_dense_hits(services, zorbex):
+    """Given dense hits, a linked name seeds the walk only if a chunk that names it is among them."""
+    name, ids = zorbex
+    cids = [services.collections.get(name).id]
+    with services.engine.connect() as conn:
+        chunk_of = dict(conn.execute(sa.text("SELECT document_id, id FROM chunks WHERE document_id = ANY(:d)"),
+                                     {"d": list(ids.values())}).all())
+    walk = services.ask.retriever.walk
+    question = "What does the founder of Zorbex grow?"
+    unrelated = {chunk_of[ids["Hobby"]]: 0.9}  # the hobby passage never names Zorbex
+    assert walk.walk(question, cids, dense=unrelated).seeds == []
+    supported = {chunk_of[ids["Founding"]]: 0.9, **unrelated}
+    assert [e.key for e in walk.walk(question, cids, dense=supported).seeds] == ["zorbex"]
 
 
 def test_walk_graph_follows_reingest_and_delete(services, collection):
