@@ -50,8 +50,12 @@ def _item_seconds(item: dict[str, Any]) -> float | None:
     return None
 
 
-def _item_progress(item: dict[str, Any]) -> float:
+def _item_progress(item: dict[str, Any]) -> float | None:
+    """How far a file got: full once stored, none for a file that ended without being stored (failed,
+    skipped, cancelled: a full bar there read as success)."""
     status = item.get("status")
+    if status in FINISHED and status not in STORED:
+        return None
     if status in FINISHED or status in ("writing", "graph"):
         return 1.0
     total = item.get("chunks_total") or 0
@@ -63,7 +67,7 @@ def files_table(job: Job) -> None:
     if not job.items:
         return
     rows = [{"file": i.get("title", ""), "status": stage_label(i), "progress": _item_progress(i),
-             "chunks": i.get("chunks") or i.get("chunks_total") or None, "time": human_duration(_item_seconds(i)),
+             "chunks": str(i.get("chunks") or i.get("chunks_total") or ""), "time": human_duration(_item_seconds(i)),
              "reason": i.get("reason") or ""} for i in job.items]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height=min(420, 38 + 35 * len(rows)),
                  column_config={"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,
