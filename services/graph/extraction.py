@@ -140,7 +140,7 @@ class SpacyTemporalExtractor(TransformComponent):
                     if a[1] == "CONCEPT" and b[1] == "CONCEPT":
                         continue  # keep facts anchored on at least one named entity
                     src, dst = self._entity(entities, *a), self._entity(entities, *b)
-                    if src.id == dst.id:
+                    if src is None or dst is None or src.id == dst.id:
                         continue
                     relations.append(Relation(
                         label=rel, source_id=src.id, target_id=dst.id,
@@ -153,8 +153,12 @@ class SpacyTemporalExtractor(TransformComponent):
         return nodes
 
     @staticmethod
-    def _entity(entities: dict[str, EntityNode], name: str, label: str) -> EntityNode:
+    def _entity(entities: dict[str, EntityNode], name: str, label: str) -> EntityNode | None:
+        """The entity for ``name``, or None for a name that normalises to nothing (spaCy tags the "’s" of
+        "let’s" as a place now and then: a fact on it could never be written, and failed the document)."""
         key = entity_key(name)
+        if not key:
+            return None
         if key not in entities:
             entities[key] = EntityNode(name=display_name(name), label=label, properties={"key": key})
         return entities[key]
