@@ -87,20 +87,26 @@ def longest_matches(spans: list[tuple[int, int, str]], known: set[str]) -> list[
 def personalized_pagerank(adjacency: dict[int, dict[int, float]], reset: np.ndarray, *, damping: float,
                           iterations: int, tolerance: float) -> np.ndarray:
     """PPR on an undirected weighted graph given as adjacency lists over nodes 0..n-1."""
-    n = len(reset)
-    rows, cols, vals = [], [], []
-    for a, nbrs in adjacency.items():
-        total = sum(nbrs.values())
-        for b, w in nbrs.items():
-            rows.append(b)
-            cols.append(a)
-            vals.append(w / total)  # column-stochastic: mass at a spreads over its edges
+    pairs = [(a, b, w) for a, nbrs in adjacency.items() for b, w in nbrs.items()]
+    src = np.array([a for a, _, _ in pairs], dtype=np.int64)
+    dst = np.array([b for _, b, _ in pairs], dtype=np.int64)
+    weight = np.array([w for _, _, w in pairs], dtype=float)
+    return pagerank_on_edges(src, dst, weight, reset, damping=damping, iterations=iterations, tolerance=tolerance)
+
+
+def pagerank_on_edges(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, reset: np.ndarray, *, damping: float,
+                      iterations: int, tolerance: float) -> np.ndarray:
+    """PPR over directed edges ``src[i] → dst[i]`` with ``weight[i]`` (give both directions for an undirected
+    graph), by power iteration: mass at a node spreads over its out-edges in proportion to their weights;
+    a node without out-edges gives its mass back to the reset distribution."""
     from scipy.sparse import csr_matrix
 
-    transition = csr_matrix((vals, (rows, cols)), shape=(n, n))
+    n = len(reset)
+    out = np.bincount(src, weights=weight, minlength=n)
+    transition = csr_matrix((weight / out[src], (dst, src)), shape=(n, n))  # column-stochastic
     reset = reset / reset.sum()
     x = reset.copy()
-    dangling = np.array([i not in adjacency for i in range(n)])
+    dangling = out == 0
     for _ in range(iterations):
         nxt: np.ndarray = damping * (transition @ x + x[dangling].sum() * reset) + (1 - damping) * reset
         if np.abs(nxt - x).sum() < tolerance:
@@ -150,32 +156,23 @@ class GraphWalk:
 
     def _rank(self, seeds: list[WalkEntity], dense: dict[int, float], entities: dict[str, WalkEntity],
               mentions: list[tuple[int, WalkEntity]], facts: list[tuple[str, str]]) -> WalkResult:
+        """Build the undirected chunk–entity graph (each edge once, weight 1) as arrays and walk it."""
         s = self.settings
-        index: dict[tuple[str, object], int] = {}
-
-        def node(kind: str, ident: object) -> int:
-            return index.setdefault((kind, ident), len(index))
-
-        adjacency: dict[int, dict[int, float]] = {}
-
-        def edge(a: int, b: int) -> None:
-            adjacency.setdefault(a, {})[b] = 1.0
-            adjacency.setdefault(b, {})[a] = 1.0
-
-        for chunk_id, entity in mentions:
-            if entity.key in entities:
-                edge(node("chunk", chunk_id), node("entity", entity.key))
-        for a, b in facts:
-            edge(node("entity", a), node("entity", b))
-        for chunk_id in dense:
-            node("chunk", chunk_id)
-        for e in seeds:
-            node("entity", e.key)
-        reset = np.zeros(len(index))
+        chunk_ids = sorted({c for c, e in mentions if e.key in entities} | set(dense))
+        keys = sorted(set(entities) | {e.key for e in seeds} | {k for pair in facts for k in pair})
+        chunk_at = {c: i for i, c in enumerate(chunk_ids)}
+        entity_at = {k: len(chunk_ids) + i for i, k in enumerate(keys)}
+        n = len(chunk_ids) + len(keys)
+        ends = [(chunk_at[c], entity_at[e.key]) for c, e in mentions if e.key in entities]
+        ends += [(entity_at[a], entity_at[b]) for a, b in facts if a != b]
+        pairs = np.array(ends, dtype=np.int64).reshape(-1, 2)
+        codes = np.unique(np.concatenate([pairs[:, 0] * n + pairs[:, 1], pairs[:, 1] * n + pairs[:, 0]]))
+        src, dst = codes // n, codes % n
+        reset = np.zeros(n)
         if seeds:
             weights = np.array([1.0 / max(e.chunks, 1) for e in seeds])
             for e, w in zip(seeds, weights / weights.sum(), strict=True):
-                reset[index[("entity", e.key)]] += w
+                reset[entity_at[e.key]] += w
         if dense:
             values = np.array(list(dense.values()))
             span = values.max() - values.min()
@@ -183,11 +180,10 @@ class GraphWalk:
             share = s.passage_weight if seeds else 1.0
             if normed.sum() > 0:
                 for chunk_id, v in zip(dense, normed / normed.sum(), strict=True):
-                    reset[index[("chunk", chunk_id)]] += share * v
+                    reset[chunk_at[chunk_id]] += share * v
         if reset.sum() <= 0:
             return WalkResult({}, seeds)
-        mass = personalized_pagerank(adjacency, reset, damping=s.damping, iterations=s.iterations,
-                                     tolerance=s.tolerance)
-        scores = {ident: float(mass[i]) for (kind, ident), i in index.items() if kind == "chunk"}
-        edges = sum(len(v) for v in adjacency.values()) // 2
-        return WalkResult({int(str(c)): v for c, v in scores.items() if v > 0}, seeds, len(index), edges)
+        mass = pagerank_on_edges(src, dst, np.ones(len(src)), reset, damping=s.damping, iterations=s.iterations,
+                                 tolerance=s.tolerance)
+        scores = {c: float(mass[i]) for c, i in chunk_at.items() if mass[i] > 0}
+        return WalkResult(scores, seeds, n, len(src) // 2)
