@@ -319,15 +319,20 @@ def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, sco
     for i, word in enumerate(parsed.excluded):
         params[f"ex{i}"] = word
         constraints.append(f" AND NOT c.tsv @@ phraseto_tsquery('english', rag_fold(:ex{i}))")
+    # A chunk in two of the collections has a posting in each: count it once. Postings carry the chunk's
+    # field lengths (migration 010), so a candidate costs no lookup. Without metadata filters, phrases or
+    # excluded words the postings' collections are the scope, so the best ``depth`` are taken before the
+    # join to chunks and documents instead of joining every candidate (tens of thousands at 100k chunks).
+    distinct = "DISTINCT ON (t.chunk_id, t.lexeme) " if len(scope.collection_ids) > 1 else ""
+    unconstrained = not scope.filters and not constraints
+    early = "ORDER BY score DESC, p.chunk_id LIMIT :depth" if unconstrained else ""
     rows = conn.execute(sa.text(
         "WITH q(lexeme, idf) AS (SELECT * FROM unnest(CAST(:lx AS text[]), CAST(:idf AS float8[]))), "
-        "p AS (SELECT DISTINCT ON (t.chunk_id, t.lexeme) t.chunk_id, q.idf, "
-        "        t.tf_title * :wt + t.tf_heading * :wh + t.tf_text AS tf "
+        f"p AS (SELECT {distinct}t.chunk_id, q.idf, t.tf_title * :wt + t.tf_heading * :wh + t.tf_text AS tf, "
+        "        t.len_title * :wt + t.len_heading * :wh + t.len_text AS dl "
         "      FROM chunk_terms t JOIN q ON q.lexeme = t.lexeme WHERE t.collection_id = ANY(:cids)), "
-        "s AS (SELECT p.chunk_id, sum(p.idf * p.tf * (:k1 + 1) / (p.tf + :k1 * (1 - :b + :b * ("
-        "        SELECT l.tf_title * :wt + l.tf_heading * :wh + l.tf_text FROM chunk_terms l "
-        "        WHERE l.collection_id = ANY(:cids) AND l.lexeme = '' AND l.chunk_id = p.chunk_id LIMIT 1) / :avgdl))) AS score "
-        "      FROM p GROUP BY p.chunk_id) "
+        "s AS (SELECT p.chunk_id, sum(p.idf * p.tf * (:k1 + 1) / (p.tf + :k1 * (1 - :b + :b * p.dl / :avgdl))) "
+        f"        AS score FROM p GROUP BY p.chunk_id {early}) "
         f"SELECT s.chunk_id, s.score FROM s JOIN chunks c ON c.id = s.chunk_id JOIN documents d ON d.id = c.document_id "
         f"WHERE true{where}{''.join(constraints)} ORDER BY s.score DESC, s.chunk_id LIMIT :depth"),
         {**params, "lx": lexemes, "idf": idf, "wt": bm25.title, "wh": bm25.heading, "k1": bm25.k1, "b": bm25.b,

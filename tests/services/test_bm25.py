@@ -112,6 +112,12 @@ def test_statistics_follow_ingest_reingest_link_unlink_and_delete(services, corp
         def consistent() -> None:
             for cid in cids:
                 assert _maintained(services, cid) == _recomputed(services, cid)
+            with services.engine.connect() as conn:  # every posting carries its chunk's field lengths
+                assert conn.execute(sa.text(
+                    "SELECT count(*) FROM chunk_terms t JOIN chunk_terms l ON l.collection_id = t.collection_id "
+                    "AND l.lexeme = '' AND l.chunk_id = t.chunk_id WHERE t.collection_id = ANY(:c) AND "
+                    "(t.len_title, t.len_heading, t.len_text) <> (l.tf_title, l.tf_heading, l.tf_text)"),
+                    {"c": cids}).scalar_one() == 0
 
         consistent()
         services.collections.link(ids["Foxes"], other)
