@@ -20,8 +20,9 @@ The method is HippoRAG's (Gutiérrez et al., NeurIPS 2024; HippoRAG 2, 2025), of
    recall@5 on the first 50 questions, where the rule was chosen (0.81 → 0.85), and 0.04 on the other 50.
 2. **Neighbourhood.** Seed chunks and the chunks that name a seed entity; the entities those chunks name
    (without generic concepts, and without hubs named by more than ``hub_chunks`` chunks, through which a
-   walk's mass spreads to nothing in particular); the chunks that name those entities; and the fact links
-   among the entities. That is two hops from the question: chunk → entity → chunk.
+   walk's mass spreads to nothing in particular); the chunks that name those entities, most specific
+   entities first, up to ``second_hop_mentions`` mentions; and the fact links among the entities. That is
+   two hops from the question: chunk → entity → chunk.
 3. **Walk.** Personalized PageRank on that undirected graph (damping 0.5, HippoRAG's), by power iteration;
    a chunk's score is the probability mass it ends with.
 
@@ -51,6 +52,10 @@ class WalkSettings:
     passage_weight: float = 0.05  # dense seeds' share against entity seeds (HippoRAG 2)
     dense_seeds: int = 10
     hub_chunks: int = 200  # an entity named by more chunks than this is not walked through
+    # The second hop's size: the walkable entities, most specific first, until the chunks they are named in
+    # add up to this. A less specific entity spreads its mass over more chunks (1/degree each), so the ones
+    # left out would have moved little; the bound keeps a walk in milliseconds on a large collection.
+    second_hop_mentions: int = 4000
     iterations: int = 50
     tolerance: float = 1e-8
 
@@ -115,6 +120,21 @@ def pagerank_on_edges(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, rese
     return x
 
 
+def _within(entities: dict[str, WalkEntity], seeds: list[WalkEntity], mentions: int, hub: int) -> dict[str, WalkEntity]:
+    """The seeds, then the most specific other entities (fewest chunks, then key) while their chunks add up
+    to at most ``mentions`` (a seed that is a hub is kept, but its chunks are not fetched: not counted)."""
+    kept = {e.key: e for e in seeds}
+    total = sum(e.chunks for e in kept.values() if e.chunks <= hub)
+    for e in sorted(entities.values(), key=lambda e: (e.chunks, e.key)):
+        if e.key in kept:
+            continue
+        if total + e.chunks > mentions:
+            break
+        kept[e.key] = e
+        total += e.chunks
+    return kept
+
+
 class GraphWalk:
     def __init__(self, *, engine: Engine, settings: WalkSettings | None = None) -> None:
         self.engine = engine
@@ -150,7 +170,9 @@ class GraphWalk:
             walkable = {e.key: e for _, e in mentioned if e.chunks <= s.hub_chunks
                         and not is_generic(e.type, e.documents, documents)}
             walkable.update({e.key: e for e in seeds})
-            second = walk_store.chunks_of_entities(conn, collection_ids, sorted(walkable))
+            walkable = _within(walkable, seeds, s.second_hop_mentions, s.hub_chunks)
+            second = walk_store.chunks_of_entities(conn, collection_ids, sorted(k for k, e in walkable.items()
+                                                                                 if e.chunks <= s.hub_chunks))
             facts = walk_store.links(conn, collection_ids, sorted(walkable))
         return self._rank(seeds, dense, walkable, mentioned + [(c, walkable[k]) for k, c in second], facts)
 

@@ -9,7 +9,8 @@ import pytest
 import sqlalchemy as sa
 
 from services.ingest.requests import text_request
-from services.retrieval.graph_walk import longest_matches, personalized_pagerank, question_keys
+from services.retrieval.graph_walk import _within, longest_matches, personalized_pagerank, question_keys
+from services.stores.walk_store import WalkEntity
 
 
 def test_longest_matches_prefer_the_whole_name():
@@ -142,3 +143,13 @@ def test_the_walk_stays_in_its_collections(services, two_collections):
         docs = set(conn.execute(sa.text("SELECT DISTINCT d.title FROM chunks c JOIN documents d ON d.id = c.document_id "
                                         "WHERE c.id = ANY(:ids)"), {"ids": list(result.scores)}).scalars())
     assert docs == {"A1"}
+
+
+def test_the_second_hop_takes_the_most_specific_entities_within_its_budget():
+    def e(key: str, chunks: int) -> WalkEntity:
+        return WalkEntity(key, key, "PERSON", 1, chunks)
+
+    seed, hub_seed = e("seed", 3), e("everywhere", 900)
+    others = {x.key: x for x in (e("rare", 1), e("some", 5), e("common", 10), e("often", 50))}
+    kept = _within({**others, "seed": seed, "everywhere": hub_seed}, [seed, hub_seed], 10, 200)
+    assert list(kept) == ["seed", "everywhere", "rare", "some"]  # 3 + 1 + 5 mentions; "common" would pass 10
