@@ -160,8 +160,10 @@ EXPLANATION = """
   (scripts/eval_reference.py). The yardstick for the keyword row.
 - **hybrid**: Search's hybrid mode: reciprocal-rank fusion (k 60) of the semantic and BM25 rankings and of BM25
   for the question expanded by pseudo-relevance feedback (RM3) from the first two chunks of their fusion.
-- **graph walk alone**: personalized PageRank over the entity–chunk graph, seeded from the question's entities
-  and the top dense hits (services/retrieval/graph_walk.py).
+- **graph walk alone**: personalized PageRank over the entity–chunk graph, seeded from the question's named
+  entities that a chunk among the dense hits also names, and from the top dense hits
+  (services/retrieval/graph_walk.py). Concepts matched in the question stopped being seeds after a look at the
+  first 50 questions' misses: walk R@5 there 0.81 → 0.85 (held out 0.79 → 0.83, checked once afterwards).
 - **Ask without the walk**: Ask's fusion (k 10) of the three lists hybrid fuses, to show what the walk adds.
 - **full fusion**: Ask's retrieval: semantic, BM25, BM25 with feedback and the graph walk (weight 3) fused by
   reciprocal rank (k 10), then MMR at lambda 0.95 (which only demotes near-duplicates). k, the walk's weight
