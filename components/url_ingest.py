@@ -22,7 +22,7 @@ def _globs(text: str) -> list[str]:
 
 def url_tab(svc: Services, collection: str, mode: str, on_started: Callable[[int], None]) -> None:
     """Render the tab; ``on_started(job_id)`` hands a started crawl to the page's live job view."""
-    crawler = CrawlService(ingestion=svc.ingestion)
+    crawler = svc.crawler
     url = st.text_input("URL", key="ingest.url", placeholder="https://example.com/docs/")
     render_js = st.checkbox("Render JavaScript (headless chromium)", key="ingest.url_render_js",
                             help="For pages that build their content with scripts. Slower; the page's own requests "

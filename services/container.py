@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine
 
-from services.backup.service import BackupService
 from services.collections import CollectionService
 from services.documents import DocumentService
 from services.errors import ConfigError
@@ -34,10 +33,11 @@ from services.stores.lazy_graph_store import LazyGraphStore
 from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
 from services.upgrade import UpgradeService
-from services.web.crawl import CrawlService
 
 if TYPE_CHECKING:  # LlamaIndex and scipy take seconds to import: built on the first question (Services.ask)
+    from services.backup.service import BackupService
     from services.retrieval.ask import AskService
+    from services.web.crawl import CrawlService
 
 
 @dataclass(kw_only=True)
@@ -56,13 +56,11 @@ class Services:
     documents: DocumentService
     jobs: JobService
     ingestion: IngestionService
-    crawler: CrawlService
     search: SearchService
     diagrams: DiagramService
     conversations: ConversationService
     memory: MemoryService
     ask_factory: Callable[[], AskService]
-    backup: BackupService
     upgrade: UpgradeService
     lookup: GraphLookup
     graph: GraphService | None = None
@@ -72,6 +70,21 @@ class Services:
     def ask(self) -> AskService:
         """Ask's retrieval (LlamaIndex retrievers, the graph walk) is built on first use."""
         return self.ask_factory()
+
+    # Built on first use too: their modules (archive formats, sitemaps, crawl scopes) cost ~0.2 s of imports
+    # that Home, the listings and `rag status` never need.
+    @cached_property
+    def crawler(self) -> CrawlService:
+        from services.web.crawl import CrawlService
+
+        return CrawlService(ingestion=self.ingestion)
+
+    @cached_property
+    def backup(self) -> BackupService:
+        from services.backup.service import BackupService
+
+        return BackupService(settings=self.settings, engine=self.engine, embedder=self.embedder,
+                             collections=self.collections, graph=self.graph)
 
     def health(self) -> dict[str, Any]:
         """The stores answer (the graph store is opened for it); the embedding model is not loaded for it.
@@ -181,9 +194,8 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
         return AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                           embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
 
-    backup = BackupService(settings=settings, engine=engine, embedder=embedder, collections=collections, graph=graph)
     return Services(settings=settings, engine=engine, embedder=embedder, collections=collections, documents=documents,
-                    jobs=jobs, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion), search=search,
-                    diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask, backup=backup,
+                    jobs=jobs, ingestion=ingestion, search=search,
+                    diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask,
                     upgrade=UpgradeService(engine=engine, graph=graph),
                     lookup=GraphLookup(graph, collections), graph=graph, graph_store=graph_store)

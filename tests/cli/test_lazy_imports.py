@@ -101,6 +101,15 @@ def test_listing_does_not_open_the_graph_store(tmp_path, corpus):
         assert not heavy(run_in_new_process(tmp_path, *command), ("llama_index", "falkordb", "openai")), command
 
 
+def test_listings_and_status_import_no_backup_or_crawl_code(tmp_path, corpus):
+    """The backup and crawl services are built on first use (Services.backup, Services.crawler): ~0.2 s of
+    imports (archive formats, sitemaps, crawl scopes) that a listing or `rag status` never needs."""
+    name, _ = corpus
+    for command in (("collection", "list"), ("document", "list", "-c", name), ("status",)):
+        modules = run_in_new_process(tmp_path, *command)
+        assert not [m for m in modules if m.startswith(("services.backup", "services.web.crawl"))], command
+
+
 def test_status_checks_the_graph_without_llama_index(tmp_path, corpus):
     """`rag status` runs a query on the graph through the falkordb client, not LlamaIndex's store (2.6 s)."""
     modules = run_in_new_process(tmp_path, "status")

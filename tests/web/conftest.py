@@ -43,7 +43,7 @@ def web_services(services):
     settings = web_settings(services)
     ingestion = IngestionService(settings=settings, embedder=services.embedder, collections=services.collections,
                                  documents=services.documents, jobs=services.jobs, graph=None)
-    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion, crawler=CrawlService(ingestion=ingestion))
+    svc = dataclasses.replace(services, settings=settings, ingestion=ingestion)  # its crawler: built from this ingestion
     context.set_services(svc)
     yield svc
     context.set_services(None)
