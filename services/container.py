@@ -34,7 +34,7 @@ from services.stores.llm import create_llm
 from services.stores.postgres import create_db_engine, postgres_health
 from services.upgrade import UpgradeService
 
-if TYPE_CHECKING:  # LlamaIndex and scipy take seconds to import: built on the first question (Services.ask)
+if TYPE_CHECKING:  # built on first use (Services.ask, .backup, .crawler): their imports cost what most callers never need
     from services.backup.service import BackupService
     from services.retrieval.ask import AskService
     from services.web.crawl import CrawlService

@@ -12,41 +12,37 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
-import sys
 import time
 from typing import Any
 
-from scripts.bench.common import ROOT, fresh_data_dir, machine_facts, stop_stores, summarize, write_results
+from scripts.bench.common import fresh_data_dir, machine_facts, stop_stores, summarize, write_results
 
 
 def _one(browser: Any, option: str, value: str, rounds: int, log: Any) -> dict[str, Any]:
     from scripts.bench.app_driver import App, LoopbackGuard, free_port, new_page, wait_rendered
     from scripts.bench.bench_app import HOME_LAST, PAGES
 
-    app = App(free_port(), log)  # started here rather than by App.start, which takes no extra option
-    app.started = time.perf_counter()
-    app.proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "Home.py"), "--server.port", str(app.port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", f"--server.{option}", value],
-        cwd=ROOT, stdout=log.open("a"), stderr=subprocess.STDOUT)
+    app = App(free_port(), log)
+    app.start([f"--server.{option}", value])
     try:
         app.wait_listening()
         context, page = new_page(browser, LoopbackGuard())
-        page.goto(app.url)
-        title, done = wait_rendered(page, PAGES[0][1], HOME_LAST)
-        out: dict[str, Any] = {"title_s": title - app.started, "rendered_s": done - app.started, "switch_ms": []}
-        time.sleep(10)  # the model loads in the background after the first page, as for a user
-        sidebar = page.get_by_test_id("stSidebar")
-        for round_ in range(rounds + 1):
-            for link, heading in PAGES[1:] + PAGES[:1]:
-                clicked = time.perf_counter()
-                sidebar.locator("a", has_text=re.compile(rf"{link}$")).click()
-                _, finished = wait_rendered(page, heading)
-                if round_:
-                    out["switch_ms"].append((finished - clicked) * 1000)
-        context.close()
-        return out
+        try:
+            page.goto(app.url)
+            title, done = wait_rendered(page, PAGES[0][1], HOME_LAST)
+            out: dict[str, Any] = {"title_s": title - app.started, "rendered_s": done - app.started, "switch_ms": []}
+            time.sleep(10)  # the model loads in the background after the first page, as for a user
+            sidebar = page.get_by_test_id("stSidebar")
+            for round_ in range(rounds + 1):
+                for link, heading in PAGES[1:] + PAGES[:1]:
+                    clicked = time.perf_counter()
+                    sidebar.locator("a", has_text=re.compile(rf"{link}$")).click()
+                    _, finished = wait_rendered(page, heading)
+                    if round_:
+                        out["switch_ms"].append((finished - clicked) * 1000)
+            return out
+        finally:
+            context.close()
     finally:
         app.stop()
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -39,11 +40,13 @@ class App:
         self.proc: subprocess.Popen[bytes] | None = None
         self.started = 0.0
 
-    def start(self) -> None:
+    def start(self, extra_args: Sequence[str] = ()) -> None:
+        """Start the server; ``extra_args`` are more options for ``streamlit run`` (an A/B of one option)."""
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "Home.py"), "--server.port", str(self.port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+             *extra_args],
             cwd=ROOT, env={**os.environ}, stdout=self.log.open("a"), stderr=subprocess.STDOUT,
         )
 
