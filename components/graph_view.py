@@ -9,6 +9,7 @@ import streamlit as st
 from streamlit_agraph import Config, Edge, Node, agraph
 
 from components.markdown_text import md_escape
+from services.graph.generic import CONCEPT
 from services.graph.model import Fact
 from services.graph.scene import Scene
 
@@ -31,9 +32,12 @@ TYPE_NAMES = {"PERSON": "person", "ORG": "organisation", "GPE": "country, city, 
 def show_canvas(scene: Scene, *, focus: str | None, expanded: list[str], key: str) -> str | None:
     """Draw the scene; returns the key of the node the user clicked, if any."""
     nodes = [
-        Node(id=e.key, label=e.name[:40], size=30 if e.key == focus else 22 if e.key in expanded else 16,
-             color=colour_for(e.type), title=f"{e.name} ({TYPE_NAMES.get(e.type, e.type or 'entity')})",
-             borderWidth=4 if e.key in expanded else 1)
+        Node(id=e.key, label=_label(e.name, scene.leaves.get(e.key, 0)),
+             size=30 if e.key == focus else 22 if e.key in expanded else 12 if e.type == CONCEPT else 16,
+             color=colour_for(e.type), title=_hover(e.name, e.type, scene.leaves.get(e.key, 0)),
+             borderWidth=4 if e.key in expanded else 1,
+             font={"size": 15 if e.type == CONCEPT else 20, "color": "#555555" if e.type == CONCEPT else "#1f1f1f",
+                   "strokeWidth": 4, "strokeColor": "#ffffff"})
         for e in scene.nodes
     ]
     # A small scene labels its edges; a big one shows the relation on hover (and in the facts below):
@@ -41,13 +45,38 @@ def show_canvas(scene: Scene, *, focus: str | None, expanded: list[str], key: st
     labelled = len(scene.facts) <= 25
     edges = [
         Edge(source=f.source_key, target=f.target_key, title=f"{f.source} — {f.relation.replace('_', ' ')} → {f.target}",
-             color="#c0c0c0" if f.status == "superseded" else "#555555", dashes=f.status == "superseded",
+             color="#c0c0c0" if f.status == "superseded" else "#8a8a8a", dashes=f.status == "superseded",
              **({"label": f.relation.replace("_", " ")} if labelled else {}))
         for f in scene.facts
     ]
-    config = Config(width="100%", height=600, directed=True, physics=True, hierarchical=False,
+    config = Config(width="100%", height=640, directed=True, physics=True, hierarchical=False,
                     nodeHighlightBehavior=True, highlightColor="#F7A7A6", key=key)
+    config.physics = PHYSICS
     return agraph(nodes=nodes, edges=edges, config=config)
+
+
+# vis-network's force layout with room for labels: a longer spring and a node-overlap penalty spread a
+# hub's neighbours over a wide ring instead of the default's tight star, and the layout settles once
+# (stabilisation) instead of drifting while the user reads it.
+PHYSICS = {
+    "enabled": True, "solver": "forceAtlas2Based",
+    "forceAtlas2Based": {"gravitationalConstant": -70, "centralGravity": 0.01, "springLength": 100,
+                         "springConstant": 0.08, "avoidOverlap": 0.6},
+    "minVelocity": 1, "maxVelocity": 60, "timestep": 0.4,
+    "stabilization": {"enabled": True, "iterations": 400, "fit": True},
+}
+
+
+def _label(name: str, leaves: int) -> str:
+    short = name if len(name) <= 28 else name[:27] + "…"
+    return f"{short} (+{leaves})" if leaves else short
+
+
+def _hover(name: str, kind: str, leaves: int) -> str:
+    text = f"{name} ({TYPE_NAMES.get(kind, kind or 'entity')})"
+    if leaves:
+        text += f"; +{leaves} concept(s) attached only to it, listed in its facts"
+    return text
 
 
 def legend_html(scene: Scene) -> str:
@@ -61,7 +90,8 @@ def legend_html(scene: Scene) -> str:
             '<span style="width:26px;border-top:2px {} {};display:inline-block;margin-right:5px"></span>{}</span>')
     parts += [line.format("solid", "#555555", "current fact"), line.format("dashed", "#c0c0c0", "superseded fact")]
     parts.append('<span style="font-size:0.82rem;color:#555">· largest node: the entity you picked; '
-                 'thick border: expanded by a click</span>')
+                 'thick border: expanded by a click; (+n): concepts attached only to that entity, '
+                 'not drawn (click it to list its facts)</span>')
     return f'<div style="line-height:1.6">{"".join(parts)}</div>'
 
 

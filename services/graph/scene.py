@@ -1,13 +1,24 @@
 """What the Graph page draws of a neighbourhood: at most ``limit`` entities, chosen by a stated ranking,
 with generic concepts folded away (the rule of :mod:`services.graph.generic`).
 
-A 2-hop neighbourhood of a well-connected entity holds hundreds of entities; drawn whole it is a hairball.
-The scene keeps the entities closest to the ones the user is looking at (the entity picked and any expanded
-by a click), then the best connected, and says how many it left out and which concepts it folded.
+A 2-hop neighbourhood of a well-connected entity holds hundreds of entities, most of them concepts
+("displeasure", "date", "plan") that one sentence attached to the entity; drawn whole it is a hairball.
+The scene grows outwards from the entities the user is looking at (the entity picked and any expanded by a
+click), one entity at a time, always taking the best entity linked to what is already drawn:
+
+1. named entities (people, places, organisations…) before concepts;
+2. among concepts, those that link two or more entities of the neighbourhood (a route to something)
+   before those that hang off a single entity (a leaf: its fact is in the facts list, the canvas gains
+   nothing from another grey dot);
+3. then the fewest hops, then the most facts in the neighbourhood.
+
+So every drawn entity is connected to what the user is looking at, and the scene says how many entities it
+left out and which concepts it folded.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -16,8 +27,9 @@ from services.graph.generic import CONCEPT, is_generic
 from services.graph.model import Entity, Fact, Subgraph
 
 DEFAULT_LIMIT = 60
-RANKING = ("closest to the entities you are looking at first (fewest hops), named entities before concepts, "
-           "then the most facts in this neighbourhood")
+RANKING = ("outwards from the entities you are looking at: named entities first, then concepts that link two "
+           "entities, then concepts attached to one; within each, the fewest hops and the most facts")
+NAMED, BRIDGE, LEAF = 0, 1, 2  # tiers, best first
 
 
 @dataclass
@@ -28,6 +40,7 @@ class Scene:
     left_out: int = 0  # entities beyond the limit
     total: int = 0  # entities in the neighbourhood
     hops: dict[str, int] = field(default_factory=dict)  # distance from the nearest seed
+    leaves: dict[str, int] = field(default_factory=dict)  # per drawn entity: concepts hanging off it left out
 
     def subgraph(self) -> Subgraph:
         """The drawn facts as a subgraph (for the Mermaid view of the same scene)."""
@@ -48,20 +61,49 @@ def build_scene(graph: Subgraph, seeds: list[str], *, frequencies: dict[str, int
     neighbours: dict[str, set[str]] = {}
     degree: dict[str, int] = {}
     for fact in facts:
+        if fact.source_key == fact.target_key:
+            continue
         neighbours.setdefault(fact.source_key, set()).add(fact.target_key)
         neighbours.setdefault(fact.target_key, set()).add(fact.source_key)
         for key in (fact.source_key, fact.target_key):
             degree[key] = degree.get(key, 0) + 1
     hops = _distances(seeds, neighbours)
+
+    def tier(key: str) -> int:
+        if graph.nodes[key].type != CONCEPT:
+            return NAMED
+        return BRIDGE if len(neighbours.get(key, ())) >= 2 else LEAF
+
+    def rank(key: str) -> tuple[int, float, int, str, str]:
+        return tier(key), hops.get(key, math.inf), -degree.get(key, 0), graph.nodes[key].name.lower(), key
+
+    kept: list[str] = list(seeds)
+    seen = set(seeds)
+    frontier: list[tuple[int, float, int, str, str]] = []
+    for key in seeds:
+        for nxt in neighbours.get(key, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                heapq.heappush(frontier, rank(nxt))
+    while frontier and len(kept) < limit:
+        key = heapq.heappop(frontier)[-1]
+        kept.append(key)
+        for nxt in neighbours.get(key, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                heapq.heappush(frontier, rank(nxt))
+    drawn_keys = set(kept)
+    drawn = [f for f in facts if f.source_key in drawn_keys and f.target_key in drawn_keys]
+    leaves: dict[str, int] = {}
+    for key in neighbours:
+        if key not in drawn_keys and tier(key) == LEAF:
+            (owner,) = neighbours[key]
+            if owner in drawn_keys:
+                leaves[owner] = leaves.get(owner, 0) + 1
     candidates = [k for k in graph.nodes if k not in generic]
-    candidates.sort(key=lambda k: (k not in seeds, hops.get(k, math.inf), graph.nodes[k].type == CONCEPT,
-                                   -degree.get(k, 0), graph.nodes[k].name.lower()))
-    kept = set(candidates[: max(limit, len(seeds))])
-    drawn = [f for f in facts if f.source_key in kept and f.target_key in kept]
-    linked = {k for f in drawn for k in (f.source_key, f.target_key)} | set(seeds)
-    nodes = [graph.nodes[k] for k in candidates if k in kept and k in linked]
     folded = sorted(((graph.nodes[k], frequencies.get(k, 0)) for k in generic), key=lambda p: (-p[1], p[0].name))
-    return Scene(nodes, drawn, folded, left_out=len(candidates) - len(nodes), total=len(graph.nodes), hops=hops)
+    return Scene([graph.nodes[k] for k in kept], drawn, folded, left_out=len(candidates) - len(kept),
+                 total=len(graph.nodes), hops=hops, leaves=leaves)
 
 
 def _distances(seeds: list[str], neighbours: dict[str, set[str]]) -> dict[str, int]:

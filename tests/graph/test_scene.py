@@ -77,3 +77,23 @@ def test_diagram_steps_a_passage_talks_about_are_outlined():
     text = view.mermaid_marking(["The employee must submit the expense claim within 30 days."])
     assert text.rstrip().endswith("class n0 hit") and "classDef hit" in text
     assert "class " not in view.mermaid
+
+
+def test_named_entities_then_linking_concepts_then_leaf_concepts_and_leaves_are_counted():
+    """Mexico's star of fifty one-sentence concepts must not crowd out the places and people two hops out."""
+    graph = Subgraph()
+    for i in range(50):  # concepts that one sentence attached to mexico: leaves
+        graph.add(_fact(f"leaf{i}", "mexico", f"idea{i:02d}", src_type="GPE", dst_type="CONCEPT", relation="have"))
+    graph.add(_fact("t", "mexico", "texas", src_type="GPE", dst_type="GPE", relation="border"))
+    graph.add(_fact("h", "texas", "houston", src_type="GPE", dst_type="PERSON", relation="elect"))
+    graph.add(_fact("b1", "mexico", "treaty", src_type="GPE", dst_type="CONCEPT", relation="sign"))
+    graph.add(_fact("b2", "spain", "treaty", src_type="GPE", dst_type="CONCEPT", relation="sign"))
+    scene = build_scene(graph, ["mexico"], frequencies={}, documents=15, limit=6)
+    keys = [e.key for e in scene.nodes]
+    # Houston is two hops out but named: before the one-hop concepts; the treaty links Mexico to Spain.
+    assert keys[:3] == ["mexico", "texas", "houston"]
+    assert keys[3:5] == ["treaty", "spain"]
+    assert len(keys) == 6 and keys[5].startswith("idea")  # one leaf fits
+    assert scene.leaves == {"mexico": 49}  # the other leaves are counted on the entity they hang off
+    assert scene.left_out == 49
+    assert all(f.source_key in keys and f.target_key in keys for f in scene.facts)
