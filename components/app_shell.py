@@ -25,7 +25,7 @@ from pathlib import Path
 import streamlit as st
 
 from components.auth import access_gate
-from components.resources import start_loading_model
+from components.resources import start_loading_model, start_upgrade
 from components.state import init_state
 
 ICON = Path(__file__).resolve().parents[1] / "static" / "favicon.png"
@@ -36,18 +36,22 @@ class PageSpec:
     path: str  # relative to the entry point, as st.Page takes it
     title: str
     icon: str
+    # The page's actions embed passages (ingest, re-ingest, Ask's extracted answers, memory facts): once it
+    # is drawn, the embedding model starts loading in the background. Other pages never load it (queries
+    # are embedded without it), so its seconds of imports never compete with them for the interpreter.
+    needs_model: bool = False
 
 
 PAGES = (
     PageSpec("pages/home.py", "Home", ":material/home:"),
     PageSpec("pages/collections.py", "Collections", ":material/folder_special:"),
-    PageSpec("pages/ingest.py", "Ingest", ":material/upload_file:"),
+    PageSpec("pages/ingest.py", "Ingest", ":material/upload_file:", needs_model=True),
     PageSpec("pages/search.py", "Search", ":material/search:"),
-    PageSpec("pages/documents.py", "Documents", ":material/description:"),
+    PageSpec("pages/documents.py", "Documents", ":material/description:", needs_model=True),
     PageSpec("pages/graph.py", "Graph", ":material/hub:"),
     PageSpec("pages/timeline.py", "Timeline", ":material/timeline:"),
-    PageSpec("pages/ask.py", "Ask", ":material/forum:"),
-    PageSpec("pages/memory.py", "Memory", ":material/psychology:"),
+    PageSpec("pages/ask.py", "Ask", ":material/forum:", needs_model=True),
+    PageSpec("pages/memory.py", "Memory", ":material/psychology:", needs_model=True),
 )
 
 _serving: ContextVar[bool] = ContextVar("rag_serving_page", default=False)
@@ -71,7 +75,9 @@ def main() -> None:
         page.run()
     finally:
         _serving.reset(token)
-    start_loading_model()  # after the page is drawn, so that the first page never waits for the model
+    start_upgrade()  # once per process, after the first page is drawn
+    if any(spec.needs_model and spec.title == page.title for spec in PAGES):
+        start_loading_model()  # after the page is drawn, so that it never waits for the model
 
 
 def serve(render: Callable[[], None]) -> None:

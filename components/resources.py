@@ -26,16 +26,22 @@ def get_services() -> Services:
 
 
 def start_loading_model() -> None:
-    """Once a page has been drawn, load the embedding model in a background thread (once per process).
-
-    Home never waits for the model's imports (seconds of CPU), and by the time someone has typed
-    a search the model is usually there; a search that comes first waits for it.
-    """
+    """Load the embedding model in a background thread (once per process): called once a page whose
+    actions embed passages has been drawn (components/app_shell.py), so that page never waits for the
+    model's imports (seconds of CPU) and by the time someone has picked files the model is usually there.
+    Searches never wait for it: queries are embedded without it."""
     try:
         _services().start_loading_model()
-        _upgrade_started()
     except WorkbenchError:
         pass  # the stores did not start: the page has said so
+
+
+def start_upgrade() -> None:
+    """Once per process, after the first page is drawn: the background upgrade job, if data needs it."""
+    try:
+        _upgrade_started()
+    except WorkbenchError:
+        pass
 
 
 @st.cache_resource(show_spinner=False)

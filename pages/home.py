@@ -50,7 +50,8 @@ def _stores(svc) -> None:
         if emb["loaded"]:
             st.caption(f"{emb['model']}{size}")
         else:
-            st.caption(f"{emb['model']}{size} · loading in the background (the first search waits for it)")
+            st.caption(f"{emb['model']}{size} · not loaded yet: it loads when a page that ingests or answers "
+                       "is opened (searches embed queries without it)")
     with s3.container(border=True):
         st.markdown("**Knowledge graph**")
         if graph is None:
