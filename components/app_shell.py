@@ -76,7 +76,7 @@ def main() -> None:
     finally:
         _serving.reset(token)
     start_upgrade()  # once per process, after the first page is drawn
-    if any(spec.needs_model and spec.title == page.title for spec in PAGES):
+    if any(spec.needs_model and link is page for link, spec in zip(pages, PAGES)):
         start_loading_model()  # after the page is drawn, so that it never waits for the model
 
 
