@@ -91,7 +91,7 @@ async def _session(browser: Any, url: str, rounds: int, index: int, blocked: lis
             await page.get_by_label("Query", exact=True).fill(QUERIES[(index + r) % len(QUERIES)])
             t0 = time.perf_counter()
             await page.get_by_role("button", name="Search").click()
-            await page.get_by_text("results · candidates").or_(page.get_by_text("No result above")).first.wait_for()
+            await page.get_by_text(re.compile(r"results? in \d+ document")).or_(page.get_by_text("No result above")).first.wait_for()
             await idle()
             steps["search"].append(time.perf_counter() - t0)
             for link, title, key in (("Documents", "Documents", "documents"), ("Home", "RAG Memory Workbench", "home")):
