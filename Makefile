@@ -11,12 +11,19 @@ export HF_HUB_OFFLINE := 1
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+# Python compiles a module when it is first imported and keeps the bytecode (__pycache__), so pip need
+# not byte-compile every file of every package (torch, transformers...) at install: --no-compile halves
+# the install (measured on a fresh venv here: 178 -> 86 s), and the few thousand modules the app and the
+# tests import are compiled once, on first use. That needs bytecode writing on, which some environments
+# turn off (PYTHONDONTWRITEBYTECODE): without it every new process would compile torch again (7.6 -> 15.6 s).
+unexport PYTHONDONTWRITEBYTECODE
+
 # torch first: 2.13.0 is a CPU build on this machine's disk; anything else pulls CUDA.
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
-	$(PY) -m pip install -q -e . --no-deps
+	$(PY) -m pip install -q --no-compile torch==2.13.0
+	$(PY) -m pip install -q --no-compile -r requirements.txt -r requirements-dev.txt
+	$(PY) -m pip install -q --no-compile -e . --no-deps
 	touch $(STAMP)
 
 install: $(STAMP)
