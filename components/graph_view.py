@@ -18,6 +18,7 @@ TYPE_COLOURS = {
     "EVENT": "#b07aa1", "LAW": "#ff9da7", "CONCEPT": "#bab0ac", "PRODUCT": "#9c755f", "FAC": "#e15759",
 }
 DEFAULT_COLOUR = "#8cd17d"
+CURRENT_EDGE = "#8a8a8a"  # a current fact's edge, on the canvas and in its legend
 
 
 def colour_for(kind: str) -> str:
@@ -45,7 +46,7 @@ def show_canvas(scene: Scene, *, focus: str | None, expanded: list[str], key: st
     labelled = len(scene.facts) <= 25
     edges = [
         Edge(source=f.source_key, target=f.target_key, title=f"{f.source} — {f.relation.replace('_', ' ')} → {f.target}",
-             color="#c0c0c0" if f.status == "superseded" else "#8a8a8a", dashes=f.status == "superseded",
+             color="#c0c0c0" if f.status == "superseded" else CURRENT_EDGE, dashes=f.status == "superseded",
              **({"label": f.relation.replace("_", " ")} if labelled else {}))
         for f in scene.facts
     ]
@@ -88,7 +89,7 @@ def legend_html(scene: Scene) -> str:
     parts = [chip.format(colour_for(k), html.escape(TYPE_NAMES.get(k, k.lower() or "entity"))) for k in kinds]
     line = ('<span style="display:inline-flex;align-items:center;margin:0 12px 4px 0;font-size:0.82rem">'
             '<span style="width:26px;border-top:2px {} {};display:inline-block;margin-right:5px"></span>{}</span>')
-    parts += [line.format("solid", "#555555", "current fact"), line.format("dashed", "#c0c0c0", "superseded fact")]
+    parts += [line.format("solid", CURRENT_EDGE, "current fact"), line.format("dashed", "#c0c0c0", "superseded fact")]
     parts.append('<span style="font-size:0.82rem;color:#555">· largest node: the entity you picked; '
                  'thick border: expanded by a click; (+n): concepts attached only to that entity, '
                  'not drawn (click it to list its facts)</span>')

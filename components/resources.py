@@ -41,7 +41,7 @@ def start_upgrade() -> None:
     try:
         _upgrade_started()
     except WorkbenchError:
-        pass
+        pass  # the stores did not start: the page has said so
 
 
 @st.cache_resource(show_spinner=False)

@@ -100,7 +100,7 @@ def page_switches(browser: Any, guard: Any, url: str, rounds: int, pid: int | No
                     warm[link][-1].append(done_ms)
                     warm_title[link][-1].append(title_ms)
             if round_ == 0 and pid is not None:
-                settled = _settle(pid)
+                settled = settle(pid)
     finally:
         context.close()
     per_page = {link: {**summarize([x for r in warm[link] for x in r]),
@@ -113,7 +113,7 @@ def page_switches(browser: Any, guard: Any, url: str, rounds: int, pid: int | No
             "settle_before_warm_rounds_s": settled}
 
 
-def _settle(pid: int, *, idle: float = 5.0, limit: float = 60.0) -> float:
+def settle(pid: int, *, idle: float = 5.0, limit: float = 60.0) -> float:
     """Seconds until process ``pid`` uses under ``idle`` % of a core over one second (at most ``limit``)."""
     import psutil
 
