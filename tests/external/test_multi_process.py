@@ -27,6 +27,7 @@ from mcp import Client
 
 from tests.browser import conftest as browser_suite
 from tests.browser.conftest import serve_app
+from tests.browser.helpers import IDLE
 from tests.reliability.concurrency import error_line, finish, rag_process
 from tests.web.conftest import serve
 
@@ -142,6 +143,8 @@ def _search(page, url: str, query: str) -> str:
     page.get_by_label("Query", exact=True).fill(query)
     page.get_by_role("button", name="Search").click()
     page.get_by_text(re.compile(r"^\d+ results in \d+ document|^No result above the threshold")).first.wait_for(timeout=240_000)
+    # The count is drawn before the hits: read the page once the run that drew it has finished.
+    page.locator(IDLE).wait_for(state="attached", timeout=240_000)
     return page.locator("[data-testid=stMain]").inner_text()
 
 
