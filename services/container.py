@@ -23,6 +23,7 @@ from services.graph.lookup import GraphLookup
 from services.graph.service import GraphService, ensure_graph_indexes
 from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
+from services.long_lived import freeze_loaded
 from services.retrieval.conversations import ConversationService
 from services.retrieval.memory import MemoryService
 from services.retrieval.search import SearchService
@@ -191,9 +192,12 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
                                         weights={"semantic": settings.semantic_weight,
                                                  "keyword": settings.keyword_weight, "feedback": settings.keyword_weight,
                                                  "graph": settings.graph_weight})
-        return AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
-                          embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
+        ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
+                         embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
+        freeze_loaded()  # Ask's modules (LlamaIndex's retrieval, SciPy)
+        return ask
 
+    freeze_loaded()  # the front end's and the stores' modules, loaded by now
     return Services(settings=settings, engine=engine, embedder=embedder, collections=collections, documents=documents,
                     jobs=jobs, ingestion=ingestion, search=search,
                     diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask,

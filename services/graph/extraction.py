@@ -21,6 +21,7 @@ from services.errors import ConfigError
 from services.graph.entities import display_name, entity_key
 from services.graph.mentions import MENTIONS_KEY, Mention
 from services.graph.temporal import date_from_text, normalise_relation
+from services.long_lived import freeze_loaded
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
 SUBJECTS = {"nsubj", "nsubjpass"}
@@ -38,6 +39,7 @@ def load_spacy(name: str) -> Any:
                 _NLP_CACHE[name] = spacy.load(name, disable=["textcat"])
             except OSError as exc:
                 raise ConfigError(f"The spaCy pipeline {name!r} is not installed: {exc}") from exc
+            freeze_loaded()
         return _NLP_CACHE[name]
 
 

@@ -166,7 +166,9 @@ class GraphWalk:
             seed_chunks = walk_store.chunks_of_entities(conn, collection_ids, [e.key for e in seeds
                                                                                if e.chunks <= s.hub_chunks])
             first.update(c for _, c in seed_chunks)
-            mentioned = walk_store.mentions_of_chunks(conn, sorted(first))
+            # Entities named by more than hub_chunks chunks are not walked through (unless seeds): not fetched.
+            mentioned = walk_store.mentions_of_chunks(conn, sorted(first), max_chunks=s.hub_chunks,
+                                                      keep=[e.key for e in seeds])
             walkable = {e.key: e for _, e in mentioned if e.chunks <= s.hub_chunks
                         and not is_generic(e.type, e.documents, documents)}
             walkable.update({e.key: e for e in seeds})

@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from services.errors import ConfigError
+from services.long_lived import freeze_loaded
 from services.settings import Settings
 
 T = TypeVar("T")
@@ -310,9 +311,15 @@ def lazy_embedder(settings: Settings) -> DeferredEmbedder:
     if settings.embedding_provider == "local":
         def queries() -> Embedder:
             encoder = local_query_encoder()
+            freeze_loaded()
             return Embedder(name, encoder, settings.embed_batch_size, query_fn=encoder)
 
-    return DeferredEmbedder(name, lambda: create_embedder(settings), dim=declared_dim(settings), queries=queries)
+    def load() -> Embedder:
+        embedder = create_embedder(settings)
+        freeze_loaded()  # torch and transformers: the largest part of the heap
+        return embedder
+
+    return DeferredEmbedder(name, load, dim=declared_dim(settings), queries=queries)
 
 
 @lru_cache(maxsize=1)

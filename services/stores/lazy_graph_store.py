@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from services.long_lived import freeze_loaded
 from services.stores.graph_store import GraphStore
 
 
@@ -37,6 +38,7 @@ class LazyGraphStore:
         with self._lock:
             if self._store is None:
                 self._store = self._open_store()
+                freeze_loaded()  # the driver and LlamaIndex's graph-store modules
             return self._store
 
     @property

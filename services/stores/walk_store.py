@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 
-@dataclass(frozen=True)
-class WalkEntity:
+class WalkEntity(NamedTuple):
+    """An entity as the walk sees it (a tuple: a walk builds thousands of them, a dataclass cost 8 µs each)."""
+
     key: str
     name: str
     type: str
@@ -109,25 +111,43 @@ def entities_by_keys(conn: Connection, collection_ids: list[int], keys: Iterable
     return [WalkEntity(r.key, r.name, r.type, int(r.documents), int(r.chunks)) for r in rows]
 
 
-def mentions_of_chunks(conn: Connection, chunk_ids: list[int]) -> list[tuple[int, WalkEntity]]:
-    """(chunk id, entity) for every entity these chunks name."""
+def mentions_of_chunks(conn: Connection, chunk_ids: list[int], *, max_chunks: int | None = None,
+                       keep: Iterable[str] = ()) -> list[tuple[int, WalkEntity]]:
+    """(chunk id, entity) for every entity these chunks name; with ``max_chunks``, only entities named by at
+    most that many chunks, or in ``keep``."""
     if not chunk_ids:
         return []
+    # Each mention's entity by a key probe (LATERAL ... LIMIT 1, which the planner cannot flatten). Joined
+    # plainly, the planner hashed every entity of the collection for a few hundred mentions: 78k entity
+    # rows and 50 ms on the 233 addresses, for 2 ms of probes (docs/bench/findings.md, 2026-11-25).
     rows = conn.execute(sa.text(
         "SELECT m.chunk_id, e.key, e.name, e.type, e.documents, e.chunks FROM entity_mentions m "
-        "JOIN graph_entities e ON e.collection_id = m.collection_id AND e.key = m.key "
-        "WHERE m.chunk_id = ANY(:ids)"), {"ids": chunk_ids})
-    return [(int(r.chunk_id), WalkEntity(r.key, r.name, r.type, int(r.documents), int(r.chunks))) for r in rows]
+        "CROSS JOIN LATERAL (SELECT g.key, g.name, g.type, g.documents, g.chunks FROM graph_entities g "
+        "  WHERE g.collection_id = m.collection_id AND g.key = m.key LIMIT 1) e "
+        "WHERE m.chunk_id = ANY(:ids) AND (CAST(:most AS bigint) IS NULL OR e.chunks <= :most "
+        "  OR e.key = ANY(CAST(:keep AS text[])))"),
+        {"ids": chunk_ids, "most": max_chunks, "keep": sorted(set(keep))})
+    entities: dict[str, WalkEntity] = {}
+    out = []
+    for chunk, key, name, type_, documents, chunks in rows:
+        entity = entities.get(key)
+        if entity is None:
+            entity = entities[key] = WalkEntity(key, name, type_, int(documents), int(chunks))
+        out.append((int(chunk), entity))
+    return out
 
 
 def chunks_of_entities(conn: Connection, collection_ids: list[int], keys: list[str]) -> list[tuple[str, int]]:
     """(entity key, chunk id) for every chunk that names one of these entities."""
     if not keys:
         return []
+    # The keys as a table, not an ANY(array) literal: a walk passes thousands, and planning estimated each
+    # element's selectivity (12 ms for 1,600 keys in links() below, against 1.4 ms to run the query).
     rows = conn.execute(sa.text(
-        "SELECT key, chunk_id FROM entity_mentions WHERE collection_id = ANY(:cids) AND key = ANY(:keys)"),
+        "WITH k AS MATERIALIZED (SELECT DISTINCT unnest(CAST(:keys AS text[])) AS key) "
+        "SELECT m.key, m.chunk_id FROM k JOIN entity_mentions m ON m.collection_id = ANY(:cids) AND m.key = k.key"),
         {"cids": collection_ids, "keys": keys})
-    return [(r.key, int(r.chunk_id)) for r in rows]
+    return [(key, int(chunk)) for key, chunk in rows]
 
 
 def links(conn: Connection, collection_ids: list[int], keys: list[str]) -> list[tuple[str, str]]:
@@ -135,6 +155,8 @@ def links(conn: Connection, collection_ids: list[int], keys: list[str]) -> list[
     if not keys:
         return []
     rows = conn.execute(sa.text(
-        "SELECT a, b FROM entity_links WHERE collection_id = ANY(:cids) AND a = ANY(:keys) AND b = ANY(:keys)"),
+        "WITH k AS MATERIALIZED (SELECT DISTINCT unnest(CAST(:keys AS text[])) AS key) "
+        "SELECT l.a, l.b FROM k JOIN entity_links l ON l.collection_id = ANY(:cids) AND l.a = k.key "
+        "JOIN k AS kb ON kb.key = l.b"),
         {"cids": collection_ids, "keys": keys})
-    return [(r.a, r.b) for r in rows]
+    return [(a, b) for a, b in rows]

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from services.ingest.requests import text_request
 from services.retrieval.graph_walk import _within, longest_matches, personalized_pagerank, question_keys
+from services.stores import walk_store
 from services.stores.walk_store import WalkEntity
 
 
@@ -153,3 +154,21 @@ def test_the_second_hop_takes_the_most_specific_entities_within_its_budget():
     others = {x.key: x for x in (e("rare", 1), e("some", 5), e("common", 10), e("often", 50))}
     kept = _within({**others, "seed": seed, "everywhere": hub_seed}, [seed, hub_seed], 10, 200)
     assert list(kept) == ["seed", "everywhere", "rare", "some"]  # 3 + 1 + 5 mentions; "common" would pass 10
+
+
+def test_mentions_leave_out_entities_named_by_too_many_chunks_unless_kept(services, collection):
+    """The walk never goes through a hub, so its mentions are not fetched (a seed's are)."""
+    services.ingestion.run(text_request(collection, title="Harbour", text="Captain Nemo sails the Nautilus."))
+    services.ingestion.run(text_request(collection, title="Dock", text="Captain Nemo repairs the Nautilus at dawn."))
+    services.ingestion.run(text_request(collection, title="Bay", text="Ned Land harpoons a whale in Vigo Bay."))
+    cid = services.collections.get(collection).id
+    with services.engine.connect() as conn:
+        chunks = list(conn.execute(sa.text(
+            "SELECT c.id FROM chunks c JOIN collection_documents cd ON cd.document_id = c.document_id "
+            "WHERE cd.collection_id = :c"), {"c": cid}).scalars())
+        every = {e.key: e.chunks for _, e in walk_store.mentions_of_chunks(conn, chunks)}
+        bounded = {e.key for _, e in walk_store.mentions_of_chunks(conn, chunks, max_chunks=1)}
+        kept = {e.key for _, e in walk_store.mentions_of_chunks(conn, chunks, max_chunks=1, keep=["nemo"])}
+    assert every["nemo"] == 2 and every["ned land"] == 1
+    assert "nemo" not in bounded and "nautilus" not in bounded and {"ned land", "vigo bay"} <= bounded
+    assert kept == bounded | {"nemo"}
