@@ -1,8 +1,9 @@
 """Search: semantic (pgvector cosine), keyword (Okapi BM25 in PostgreSQL) and hybrid.
 
-Hybrid fuses three ranked lists by reciprocal rank (``Σ weight / (rrf_k + rank)``): semantic, BM25, and
-BM25 again for the query expanded by pseudo-relevance feedback from the first two chunks of the
-semantic + BM25 fusion (:func:`services.stores.chunk_store.expanded_keyword`). The similarity threshold
+Hybrid fuses three ranked lists by reciprocal rank (``Σ weight / (rrf_k + rank)``): semantic, BM25 (run on a
+second connection while the query is embedded and the vectors searched), and BM25 again for the query
+expanded by pseudo-relevance feedback from the first two chunks of the semantic + BM25 fusion
+(:func:`services.stores.chunk_store.expanded_keyword`). The similarity threshold
 applies to cosine similarity: it filters semantic candidates (a keyword match needs no threshold to
 count in hybrid).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -137,6 +139,12 @@ class SearchService:
                 notes.append(f"Skipped {coll.name!r}: built with {coll.embedding_model}, not the configured model.")
         return usable
 
+    def _keyword(self, query: str, chunks: ChunkScope, depth: int) -> tuple[dict[int, float], float]:
+        """BM25 for ``query`` on a connection of its own, and its milliseconds."""
+        t0 = time.perf_counter()
+        with self.engine.connect() as conn:
+            return chunk_store.keyword(conn, query, chunks, depth=depth), (time.perf_counter() - t0) * 1000
+
     def search(
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
         threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
@@ -164,7 +172,9 @@ class SearchService:
         depth = limit if mode != "hybrid" else max(limit, CANDIDATES)
         semantic: dict[int, float] = {}
         keyword: dict[int, float] = {}
-        with self.engine.begin() as conn:
+        with self.engine.begin() as conn, ThreadPoolExecutor(max_workers=1) as pool:
+            # Hybrid: BM25 runs on a second connection while the query is embedded and the vectors searched.
+            keyword_run = pool.submit(self._keyword, query, chunks, depth) if mode == "hybrid" else None
             if mode in ("semantic", "hybrid"):
                 t0 = time.perf_counter()
                 vector = self.embedder.embed_query(query)
@@ -173,10 +183,12 @@ class SearchService:
                 semantic = chunk_store.semantic(conn, vector, chunks, depth=depth, threshold=threshold,
                                                    ef_search=self.ef_search)
                 timings["semantic"] = (time.perf_counter() - t0) * 1000
-            if mode in ("keyword", "hybrid"):
+            if keyword_run is not None:
+                keyword, timings["keyword"] = keyword_run.result()
+            elif mode == "keyword":
                 t0 = time.perf_counter()
                 keyword = (chunk_store.expanded_keyword(conn, query, feedback, chunks, depth=depth)
-                           if feedback and mode == "keyword" else chunk_store.keyword(conn, query, chunks, depth=depth))
+                           if feedback else chunk_store.keyword(conn, query, chunks, depth=depth))
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
             expanded: dict[int, float] = {}
             if mode == "hybrid" and keyword:
