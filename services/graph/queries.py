@@ -6,6 +6,11 @@ by the caller (hop counts and limits), because Cypher cannot parameterise them.
 Model: ``(:Entity {collection_id, key, name, type})`` and
 ``(:Entity)-[:FACT {id, collection_id, relation, document_id, chunk_id, sentence,
 valid_from, valid_until, status, date_source}]->(:Entity)``.
+
+A FACT only ever joins two Entity nodes, so statements that find facts by an indexed property of the
+fact (id, document_id, chunk_id) leave its ends unlabelled: with ``(a:Entity)`` FalkorDB scanned every
+entity and probed the fact index from each, 260 ms a statement on the 233 State of the Union addresses'
+graph against 0.3 ms (``GRAPH.EXPLAIN``: "Node By Label Scan" under "Edge By Index Scan").
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ INDEXES = [
     "CREATE INDEX FOR (e:Entity) ON (e.key)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.id)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.document_id)",
+    "CREATE INDEX FOR ()-[r:FACT]-() ON (r.chunk_id)",
     "CREATE INDEX FOR (n:DiagramNode) ON (n.diagram_id)",
     "CREATE INDEX FOR (n:DiagramNode) ON (n.document_id)",
     "CREATE INDEX FOR ()-[r:FLOWS_TO]-() ON (r.diagram_id)",
@@ -69,18 +75,18 @@ RETURN r.id AS id
 """
 
 DOCUMENT_FACT_SLOTS = """
-MATCH (a:Entity)-[r:FACT {document_id: $document_id}]->(b:Entity)
+MATCH (a)-[r:FACT {document_id: $document_id}]->(b)
 RETURN DISTINCT r.relation AS relation, a.key AS source, b.key AS target, r.collection_id AS collection_id,
        r.exclusive AS exclusive
 """
 
 DOCUMENT_ENTITY_KEYS = """
-MATCH (a:Entity)-[r:FACT {document_id: $document_id}]->(b:Entity)
+MATCH (a)-[r:FACT {document_id: $document_id}]->(b)
 RETURN collect(DISTINCT a.key) + collect(DISTINCT b.key) AS keys, min(r.collection_id) AS collection_id
 """
 
 DOCUMENT_FACT_LINKS = """
-MATCH (a:Entity)-[r:FACT {document_id: $document_id}]->(b:Entity)
+MATCH (a)-[r:FACT {document_id: $document_id}]->(b)
 RETURN a.key AS source, b.key AS target, r.chunk_id AS chunk_id, a.name AS source_name, a.type AS source_type,
        b.name AS target_name, b.type AS target_type
 """
@@ -132,7 +138,7 @@ RETURN e.collection_id AS collection_id, e.key AS key, e.name AS name, e.type AS
 """
 
 ENTITIES_FROM_CHUNKS = """
-MATCH (a:Entity)-[r:FACT]->(b:Entity)
+MATCH (a)-[r:FACT]->(b)
 WHERE r.chunk_id IN $chunk_ids
 RETURN a.key AS a, b.key AS b, r.chunk_id AS chunk_id
 """
@@ -190,7 +196,7 @@ LIMIT $limit
 """
 
 FACTS_BY_IDS = f"""
-MATCH (a:Entity)-[r:FACT]->(b:Entity)
+MATCH (a)-[r:FACT]->(b)
 WHERE r.id IN $ids
 RETURN {FACT_FIELDS}
 """
