@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 
 
 class WalkEntity(NamedTuple):
-    """An entity as the walk sees it (a tuple: a walk builds thousands of them, a dataclass cost 8 µs each)."""
+    """An entity as the walk sees it (a tuple: a walk builds thousands; as frozen dataclasses, built from rows, 8 µs each)."""
 
     key: str
     name: str
