@@ -139,11 +139,13 @@ class SearchService:
                 notes.append(f"Skipped {coll.name!r}: built with {coll.embedding_model}, not the configured model.")
         return usable
 
-    def _keyword(self, query: str, chunks: ChunkScope, depth: int) -> tuple[dict[int, float], float]:
-        """BM25 for ``query`` on a connection of its own, and its milliseconds."""
+    def _keyword(self, query: str, chunks: ChunkScope, depth: int,
+                 postings: chunk_store.Postings) -> tuple[dict[int, float], float]:
+        """BM25 for ``query`` on a connection of its own (keeping the postings it read), and its milliseconds."""
         t0 = time.perf_counter()
         with self.engine.connect() as conn:
-            return chunk_store.keyword(conn, query, chunks, depth=depth), (time.perf_counter() - t0) * 1000
+            found = chunk_store.keyword(conn, query, chunks, depth=depth, postings=postings)
+            return found, (time.perf_counter() - t0) * 1000
 
     def search(
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
@@ -174,7 +176,9 @@ class SearchService:
         keyword: dict[int, float] = {}
         with self.engine.begin() as conn, ThreadPoolExecutor(max_workers=1) as pool:
             # Hybrid: BM25 runs on a second connection while the query is embedded and the vectors searched.
-            keyword_run = pool.submit(self._keyword, query, chunks, depth) if mode == "hybrid" else None
+            # The feedback pass reuses the postings the first pass read (the question's own words).
+            postings: chunk_store.Postings = {}
+            keyword_run = pool.submit(self._keyword, query, chunks, depth, postings) if mode == "hybrid" else None
             if mode in ("semantic", "hybrid"):
                 t0 = time.perf_counter()
                 vector = self.embedder.embed_query(query)
@@ -194,7 +198,8 @@ class SearchService:
             if mode == "hybrid" and keyword:
                 t0 = time.perf_counter()
                 first = ranked(rrf([(ranked(semantic), 1.0), (ranked(keyword), 1.0)], self.rrf_k))
-                expanded = chunk_store.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth)
+                expanded = chunk_store.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth,
+                                                        postings=postings)
                 timings["feedback"] = (time.perf_counter() - t0) * 1000
             t0 = time.perf_counter()
             if mode == "semantic":

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection, Row
 
 from services.errors import ValidationFailed
 from services.metadata_schema import check_json_shape
+from services.stores import bm25_blocks
 
 MARK_START, MARK_END = "\x02", "\x03"  # ts_headline's match markers (stripped from chunk text first)
 _RANGE_OPS = {"gte": ">=", "gt": ">", "lte": "<=", "lt": "<", "ne": "<>"}
@@ -202,6 +203,9 @@ class KeywordQuery:
     excluded: tuple[str, ...] = ()
 
 
+Postings = dict[tuple[tuple[int, ...], str], Any]
+"""Packed BM25 postings already read in one search: a row of ``bm25_blocks`` per (collection ids, lexeme)."""
+
 _QUOTED = re.compile(r'(-?)"([^"]*)"')
 _EXCLUDED = re.compile(r"(?:^|(?<=\s))-(\S+)")
 
@@ -247,18 +251,20 @@ def query_lexemes(conn: Connection, query: str) -> tuple[KeywordQuery, list[str]
     return parsed, lexemes
 
 
-def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25()) -> dict[int, float]:
+def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25(),
+            postings: Postings | None = None) -> dict[int, float]:
     """The ``depth`` chunks that rank highest by BM25 for the query's words, within ``scope``.
 
     Term statistics are the collections' own (``term_stats``, ``bm25_totals``), kept exact by triggers, so
     the same data and query always give the same ranking. IDF is ``ln(1 + (N - df + 0.5) / (df + 0.5))``.
     """
     parsed, lexemes = query_lexemes(conn, query)
-    return _bm25(conn, {lx: 1.0 for lx in lexemes}, parsed, scope, depth=depth, bm25=bm25)
+    return _bm25(conn, {lx: 1.0 for lx in lexemes}, parsed, scope, depth=depth, bm25=bm25, postings=postings)
 
 
 def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: ChunkScope, *, depth: int,
-                     terms: int = 10, share: float = 0.5, bm25: BM25 = BM25()) -> dict[int, float]:
+                     terms: int = 10, share: float = 0.5, bm25: BM25 = BM25(),
+                     postings: Postings | None = None) -> dict[int, float]:
     """BM25 for the query expanded by pseudo-relevance feedback (RM3, Lavrenko & Croft; Abdul-Jaleel et al. 2004).
 
     The ``terms`` words that best characterise the ``feedback`` chunks (the first results of a first pass,
@@ -295,13 +301,18 @@ def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: C
     weights = {lx: (1.0 - share) / len(lexemes) for lx in lexemes} if chosen else {lx: 1.0 for lx in lexemes}
     for lx in chosen:
         weights[lx] = weights.get(lx, 0.0) + share * weight[lx] / total
-    return _bm25(conn, weights, dataclasses.replace(parsed, phrases=()), scope, depth=depth, bm25=bm25)
+    return _bm25(conn, weights, dataclasses.replace(parsed, phrases=()), scope, depth=depth, bm25=bm25,
+                 postings=postings)
 
 
 def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, scope: ChunkScope, *, depth: int,
-          bm25: BM25) -> dict[int, float]:
+          bm25: BM25, postings: Postings | None = None) -> dict[int, float]:
     """Okapi BM25 of each chunk in ``scope`` for weighted index terms; the parsed query's phrases and
-    excluded words constrain which chunks may rank."""
+    excluded words constrain which chunks may rank.
+
+    Without those constraints (and with the packed field weights) the postings come from ``bm25_blocks``
+    and are ranked with numpy; ``postings``, when given, keeps the blocks read, by (collections, lexeme),
+    for the next pass of the same search to reuse."""
     if not weights or not scope.collection_ids:
         return {}
     lexemes = sorted(weights)
@@ -311,6 +322,22 @@ def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, sco
         return {}
     avgdl = max((bm25.title * len_title + bm25.heading * len_heading + len_text) / n, 1e-9)
     idf = [weights[lx] * math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes]
+    if not scope.filters and not parsed.phrases and not parsed.excluded \
+            and (bm25.title, bm25.heading) == bm25_blocks.FIELD_WEIGHTS:
+        cids = tuple(scope.collection_ids)
+        known = postings if postings is not None else {}
+        missing = [lx for lx in lexemes if (cids, lx) not in known]
+        if missing:
+            for row in conn.execute(sa.text(
+                    "SELECT lexeme, array_agg(block ORDER BY collection_id, block) AS blocks, "
+                    "  array_agg(length(postings) ORDER BY collection_id, block) AS sizes, "
+                    "  string_agg(postings, ''::bytea ORDER BY collection_id, block) AS postings "
+                    "FROM bm25_blocks WHERE collection_id = ANY(:cids) AND lexeme = ANY(:lx) GROUP BY lexeme"),
+                    {"cids": list(cids), "lx": missing}):
+                known[(cids, row.lexeme)] = row
+        found = [known[(cids, lx)] for lx in lexemes if (cids, lx) in known]
+        return bm25_blocks.rank(found, dict(zip(lexemes, idf, strict=True)), avgdl=avgdl, k1=bm25.k1, b=bm25.b,
+                                depth=depth, overlapping=len(cids) > 1)
     where, params = scope.where()
     constraints = []
     for i, phrase in enumerate(parsed.phrases):
@@ -320,7 +347,8 @@ def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, sco
         params[f"ex{i}"] = word
         constraints.append(f" AND NOT c.tsv @@ phraseto_tsquery('english', rag_fold(:ex{i}))")
     # A chunk in two of the collections has a posting in each: count it once. Postings carry the chunk's
-    # field lengths (migration 010), so a candidate costs no lookup. Without metadata filters, phrases or
+    # field lengths (migration 010), so a candidate costs no lookup. Row by row, this path serves constrained
+    # queries (and field weights the blocks were not packed with); without metadata filters, phrases or
     # excluded words the postings' collections are the scope, so the best ``depth`` are taken before the
     # join to chunks and documents instead of joining every candidate (tens of thousands at 100k chunks).
     distinct = "DISTINCT ON (t.chunk_id, t.lexeme) " if len(scope.collection_ids) > 1 else ""

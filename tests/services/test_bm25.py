@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 import sqlalchemy as sa
 
 from services.ingest.requests import text_request
-from services.stores import chunk_store
+from services.stores import bm25_blocks, chunk_store
 from services.stores.chunk_store import BM25, ChunkScope, parse_keyword_query
 
 FOX = "The quick brown fox jumps over the lazy dog near the river bank."
@@ -102,6 +105,37 @@ def _maintained(services, cid: int) -> tuple[dict[str, int], tuple[int, float, f
     return df, (int(row[0]), float(row[1]), float(row[2]), float(row[3])) if row else (0, 0.0, 0.0, 0.0)
 
 
+def _packed(services, cids: list[int]) -> set[tuple[int, str, int, float, float]]:
+    """Every posting in bm25_blocks, unpacked: (collection, lexeme, chunk, weighted tf, weighted length);
+    none twice."""
+    out: set[tuple[int, str, int, float, float]] = set()
+    entries_seen = 0
+    with services.engine.connect() as conn:
+        for cid, lexeme, block, postings in conn.execute(sa.text(
+                "SELECT collection_id, lexeme, block, postings FROM bm25_blocks WHERE collection_id = ANY(:c)"),
+                {"c": cids}):
+            entries = np.frombuffer(postings, bm25_blocks.POSTING)
+            assert len(entries), "an empty block is deleted, not kept"
+            entries_seen += len(entries)
+            out |= {(cid, lexeme, block * bm25_blocks.BLOCK + int(e["offset"]), float(e["tf"]), float(e["dl"]))
+                    for e in entries}
+    assert entries_seen == len(out)
+    return out
+
+
+def _postings(services, cids: list[int]) -> set[tuple[int, str, int, float, float]]:
+    """The same from chunk_terms, weighted here by BM25's field weights."""
+    wt, wh = BM25().title, BM25().heading
+    with services.engine.connect() as conn:
+        return {(r[0], r[1], r[2], r[3] * wt + r[4] * wh + r[5], r[6] * wt + r[7] * wh + r[8]) for r in conn.execute(
+            sa.text("SELECT collection_id, lexeme, chunk_id, tf_title, tf_heading, tf_text, len_title, len_heading, "
+                    "len_text FROM chunk_terms WHERE collection_id = ANY(:c) AND lexeme <> ''"), {"c": cids})}
+
+
+def test_packed_blocks_use_the_rankings_field_weights():
+    assert (BM25().title, BM25().heading) == bm25_blocks.FIELD_WEIGHTS
+
+
 def test_statistics_follow_ingest_reingest_link_unlink_and_delete(services, corpus):
     collection, ids = corpus
     other = f"test-{uuid.uuid4().hex[:10]}"
@@ -118,6 +152,7 @@ def test_statistics_follow_ingest_reingest_link_unlink_and_delete(services, corp
                     "AND l.lexeme = '' AND l.chunk_id = t.chunk_id WHERE t.collection_id = ANY(:c) AND "
                     "(t.len_title, t.len_heading, t.len_text) <> (l.tf_title, l.tf_heading, l.tf_text)"),
                     {"c": cids}).scalar_one() == 0
+            assert _packed(services, cids) == _postings(services, cids)
 
         consistent()
         services.collections.link(ids["Foxes"], other)
@@ -138,6 +173,80 @@ def test_statistics_follow_ingest_reingest_link_unlink_and_delete(services, corp
     with services.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM term_stats WHERE collection_id = :c"),
                             {"c": cids[1]}).scalar_one() == 0
+        assert conn.execute(sa.text("SELECT count(*) FROM bm25_blocks WHERE collection_id = :c"),
+                            {"c": cids[1]}).scalar_one() == 0
+
+
+def _write_document(conn, cid: int, title: str, text: str) -> int:
+    """A document and its chunks written in ``conn``'s open transaction, as the ingester's write step does."""
+    digest = uuid.uuid4().hex
+    doc = conn.execute(sa.text(
+        "INSERT INTO documents (title, content, content_hash) VALUES (:t, :x, :h) RETURNING id"),
+        {"t": title, "x": text, "h": digest}).scalar_one()
+    conn.execute(sa.text("INSERT INTO collection_documents (collection_id, document_id, title, content_hash) "
+                         "VALUES (:c, :d, :t, :h)"), {"c": cid, "d": doc, "t": title, "h": digest})
+    vector = chunk_store.vector_literal(np.full(8, 0.1))
+    chunk_store.insert_chunks(conn, [chunk_store.ChunkRow(doc, i, part, 0, len(part), [], {}, vector, 8)
+                                     for i, part in enumerate(text.split("\n\n"))])
+    return int(doc)
+
+
+@pytest.mark.parametrize("second_writer", ["writes", "deletes"])
+def test_blocks_stay_whole_when_two_writers_overlap(services, collection, second_writer):
+    """While one transaction writes a document, a second one writes another with the same words, or deletes
+    one that shares them: whatever order they finish in, every block ends up holding exactly its postings
+    (a rebuild that read the blocks' postings before the first writer committed would drop its postings)."""
+    cid = services.collections.get(collection).id
+    text = "The lighthouse keeper logs the tide.\n\nFog hides the harbour lights."
+    with services.engine.begin() as conn:
+        older = _write_document(conn, cid, "Log zero", text)
+    with services.engine.connect() as first, services.engine.connect() as second:
+        second_pid = second.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+        second.commit()
+        first.begin()
+        _write_document(first, cid, "Log one", text)
+
+        def write_second() -> None:
+            with second.begin():
+                if second_writer == "writes":
+                    _write_document(second, cid, "Log two", text)
+                else:
+                    second.execute(sa.text("DELETE FROM documents WHERE id = :d"), {"d": older})
+
+        with ThreadPoolExecutor(1) as pool:
+            done = pool.submit(write_second)
+            with services.engine.connect() as watch:  # the second writer is waiting on the first one's locks
+                while not done.done() and not watch.execute(sa.text(
+                        "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = :p"),
+                        {"p": second_pid}).scalar():
+                    time.sleep(0.01)
+            first.commit()
+            done.result()
+    packed = _packed(services, [cid])
+    assert packed == _postings(services, [cid])
+    assert len(_keyword(services, collection, "lighthouse keeper")) == (3 if second_writer == "writes" else 1)
+
+
+def test_blocks_rank_as_the_sql_ranking_does_over_overlapping_collections(services, corpus, monkeypatch):
+    """The packed path (no filters, phrases or exclusions) and the row-by-row SQL path give the same scores;
+    a chunk in two of the searched collections counts once."""
+    collection, ids = corpus
+    other = f"test-{uuid.uuid4().hex[:10]}"
+    services.collections.create(name=other, description="Second collection.")
+    try:
+        services.collections.link(ids["Foxes"], other)
+        services.collections.link(ids["Rivers"], other)
+        scope = ChunkScope([services.collections.get(n).id for n in (collection, other)])
+        for query in ("quick fox", "river bank floods", "lazy dog river fox"):
+            with services.engine.connect() as conn:
+                packed = chunk_store.keyword(conn, query, scope, depth=50)
+                with monkeypatch.context() as m:  # weights the blocks were not packed with: row by row
+                    m.setattr(bm25_blocks, "FIELD_WEIGHTS", (0.0, 0.0))
+                    by_rows = chunk_store.keyword(conn, query, scope, depth=50)
+            assert packed and list(packed) == list(by_rows)
+            assert packed == pytest.approx(by_rows, rel=1e-9)
+    finally:
+        services.collections.delete(other)
 
 
 def test_websearch_syntax_phrases_exclusions_and_or(services, corpus):
