@@ -39,10 +39,13 @@ browser-deps:
 
 # The store-facing suites again on a PostgreSQL and a FalkorDB server started for the run on 127.0.0.1
 # (TCP, passwords, a non-superuser role; tests/utils/external_servers.py), plus tests/external.
+# Not repeated there (CI's 30-minute budget): the 1,000-chunk load test (threads of one process; the
+# multi-process test in tests/external loads the external servers) and the 233-address ingest (parsing,
+# embedding and ranking on real text, which the servers do not change).
 EXTERNAL_TESTS := tests/external tests/services tests/graph tests/reliability/test_crash_consistency.py \
 	tests/reliability/test_backup_restore.py tests/reliability/test_concurrency_duplicates.py \
 	tests/reliability/test_concurrency_metadata.py tests/reliability/test_concurrency_embedder.py \
-	tests/reliability/test_concurrency_load.py
+	--deselect tests/services/test_sotu.py::test_sotu_directory_ingest_and_tariff_search
 
 test: install browser-deps
 	$(VENV)/bin/ruff check --no-cache .
