@@ -111,7 +111,7 @@ def plans(svc: Any, recorder: Any, coll: str, query: str) -> dict[str, Any]:
     from scripts.bench.search_probe import explain, find, replay
 
     out = {}
-    for mode, needle in (("semantic", "<=>"), ("keyword", "chunk_terms")):
+    for mode, needle in (("semantic", "<=>"), ("keyword", "bm25_blocks")):
         _, statements = recorder.capture(lambda mode=mode: svc.search.search(query, collections=[coll], mode=mode))
         out[mode] = explain(svc.engine, statements, needle)
     _, statements = recorder.capture(lambda: svc.search.search(query, collections=[coll], mode="semantic", limit=10))

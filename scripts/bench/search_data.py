@@ -253,6 +253,7 @@ def vacuum_analyze(engine: Any) -> None:
     import sqlalchemy as sa
 
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:  # reset when returned to the pool
-        for table in ("documents", "collection_documents", "chunks", "chunk_terms", "term_stats", "bm25_totals"):
+        for table in ("documents", "collection_documents", "chunks", "chunk_terms", "term_stats", "bm25_totals",
+                      "bm25_blocks"):
             conn.execute(sa.text(f"VACUUM ANALYZE {table}"))
         conn.execute(sa.text("CHECKPOINT"))

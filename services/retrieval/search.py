@@ -140,11 +140,11 @@ class SearchService:
         return usable
 
     def _keyword(self, query: str, chunks: ChunkScope, depth: int,
-                 postings: chunk_store.Postings) -> tuple[dict[int, float], float]:
-        """BM25 for ``query`` on a connection of its own (keeping the postings it read), and its milliseconds."""
+                 memo: chunk_store.BM25Memo) -> tuple[dict[int, float], float]:
+        """BM25 for ``query`` on a connection of its own (keeping what it read in ``memo``), and its milliseconds."""
         t0 = time.perf_counter()
         with self.engine.connect() as conn:
-            found = chunk_store.keyword(conn, query, chunks, depth=depth, postings=postings)
+            found = chunk_store.keyword(conn, query, chunks, depth=depth, memo=memo)
             return found, (time.perf_counter() - t0) * 1000
 
     def search(
@@ -176,9 +176,9 @@ class SearchService:
         keyword: dict[int, float] = {}
         with self.engine.begin() as conn, ThreadPoolExecutor(max_workers=1) as pool:
             # Hybrid: BM25 runs on a second connection while the query is embedded and the vectors searched.
-            # The feedback pass reuses the postings the first pass read (the question's own words).
-            postings: chunk_store.Postings = {}
-            keyword_run = pool.submit(self._keyword, query, chunks, depth, postings) if mode == "hybrid" else None
+            # The feedback pass reuses what the first pass read and scored (the question's own words).
+            memo = chunk_store.BM25Memo()
+            keyword_run = pool.submit(self._keyword, query, chunks, depth, memo) if mode == "hybrid" else None
             if mode in ("semantic", "hybrid"):
                 t0 = time.perf_counter()
                 vector = self.embedder.embed_query(query)
@@ -199,7 +199,7 @@ class SearchService:
                 t0 = time.perf_counter()
                 first = ranked(rrf([(ranked(semantic), 1.0), (ranked(keyword), 1.0)], self.rrf_k))
                 expanded = chunk_store.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth,
-                                                        postings=postings)
+                                                        memo=memo)
                 timings["feedback"] = (time.perf_counter() - t0) * 1000
             t0 = time.perf_counter()
             if mode == "semantic":

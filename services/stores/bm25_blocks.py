@@ -18,16 +18,20 @@ FIELD_WEIGHTS = (2.0, 1.5)  # title, heading: rag_bm25_weighted() in migration 0
 POSTING = np.dtype([("offset", ">i2"), ("tf", ">f4"), ("dl", ">f4")])
 
 
-def rank(rows: Sequence[Any], idf: dict[str, float], *, avgdl: float, k1: float, b: float, depth: int,
-         overlapping: bool) -> dict[int, float]:
-    """The ``depth`` best chunks, best first, from one row per lexeme: ``(lexeme, blocks, sizes, postings)``,
+Scores = tuple[np.ndarray, np.ndarray]
+"""Matched chunk ids (ascending) and their summed BM25 scores."""
+
+
+def scores(rows: Sequence[Any], idf: dict[str, float], *, avgdl: float, k1: float, b: float,
+           overlapping: bool) -> Scores:
+    """Every matched chunk's BM25 score, from one row per lexeme: ``(lexeme, blocks, sizes, postings)``,
     its blocks' numbers and byte sizes and their postings concatenated in the same order.
 
     ``idf`` is each lexeme's weighted IDF. With ``overlapping`` (several collections searched), a chunk
     in more than one of them has a posting in each: it counts once per lexeme.
     """
-    if not rows or depth <= 0:
-        return {}
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
     postings = np.frombuffer(b"".join(r.postings for r in rows), POSTING)
     blocks = np.concatenate([np.asarray(r.blocks, dtype=np.int64) for r in rows])
     per_block = np.concatenate([np.asarray(r.sizes, dtype=np.int64) for r in rows]) // POSTING.itemsize
@@ -46,15 +50,35 @@ def rank(rows: Sequence[Any], idf: dict[str, float], *, avgdl: float, k1: float,
     np.divide(tf, score, out=score)
     score *= weight
     score *= k1 + 1.0  # idf x tf x (k1 + 1) / (tf + k1 x (1 - b + b x dl / avgdl))
+    return _summed(ids, score)
+
+
+def _summed(ids: np.ndarray, values: np.ndarray) -> Scores:
+    """Values summed per id: (distinct ids ascending, sums)."""
+    if not len(ids):
+        return ids, values
     low = int(ids.min())
     span = int(ids.max()) - low + 1
     if span <= 4 * len(ids) + BLOCK:  # ids dense enough to sum by offset: no sort
-        total = np.bincount(ids - low, weights=score, minlength=span)
-        chunks = np.flatnonzero(total) + low  # a matched chunk's score is > 0 (idf > 0, tf > 0)
-        total = total[chunks - low]
-    else:
-        chunks, where = np.unique(ids, return_inverse=True)
-        total = np.bincount(where, weights=score, minlength=len(chunks))
+        total = np.bincount(ids - low, weights=values, minlength=span)
+        seen = np.bincount(ids - low, minlength=span) > 0
+        return np.flatnonzero(seen) + low, total[seen]
+    chunks, where = np.unique(ids, return_inverse=True)
+    return chunks, np.bincount(where, weights=values, minlength=len(chunks))
+
+
+def combined(parts: Sequence[tuple[Scores, float]]) -> Scores:
+    """The weighted sum of several score sets (a chunk missing from one scores 0 there)."""
+    ids = np.concatenate([chunks for (chunks, _), _ in parts])
+    values = np.concatenate([totals * factor for (_, totals), factor in parts])
+    return _summed(ids, values)
+
+
+def top(found: Scores, depth: int) -> dict[int, float]:
+    """The ``depth`` best chunks, best first; ties by chunk id."""
+    chunks, total = found
+    if depth <= 0 or not len(chunks):
+        return {}
     if len(total) > depth:
         kth = np.partition(total, len(total) - depth)[len(total) - depth]
         keep = np.flatnonzero(total >= kth)

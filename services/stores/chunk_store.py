@@ -203,8 +203,17 @@ class KeywordQuery:
     excluded: tuple[str, ...] = ()
 
 
-Postings = dict[tuple[tuple[int, ...], str], Any]
-"""Packed BM25 postings already read in one search: a row of ``bm25_blocks`` per (collection ids, lexeme)."""
+@dataclass
+class BM25Memo:
+    """What one search's first BM25 pass found, for its feedback pass to reuse rather than redo: the query's
+    index terms, the packed rows read (by collection ids and lexeme), and the scores of the pass's words at
+    weight 1 (by collection ids and lexemes). BM25 is a sum over words, so the feedback pass, which weighs
+    the question's words alike, adds that sum times their weight to the scores of its expansion words."""
+
+    lexemes: dict[str, tuple[KeywordQuery, list[str]]] = dataclasses.field(default_factory=dict)
+    blocks: dict[tuple[tuple[int, ...], str], Any] = dataclasses.field(default_factory=dict)
+    scores: dict[tuple[tuple[int, ...], tuple[str, ...]], bm25_blocks.Scores] = dataclasses.field(default_factory=dict)
+
 
 _QUOTED = re.compile(r'(-?)"([^"]*)"')
 _EXCLUDED = re.compile(r"(?:^|(?<=\s))-(\S+)")
@@ -253,19 +262,28 @@ def query_lexemes(conn: Connection, query: str) -> tuple[KeywordQuery, list[str]
 
 
 def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25(),
-            postings: Postings | None = None) -> dict[int, float]:
+            memo: BM25Memo | None = None) -> dict[int, float]:
     """The ``depth`` chunks that rank highest by BM25 for the query's words, within ``scope``.
 
     Term statistics are the collections' own (``term_stats``, ``bm25_totals``), kept exact by triggers, so
     the same data and query always give the same ranking. IDF is ``ln(1 + (N - df + 0.5) / (df + 0.5))``.
     """
-    parsed, lexemes = query_lexemes(conn, query)
-    return _bm25(conn, {lx: 1.0 for lx in lexemes}, parsed, scope, depth=depth, bm25=bm25, postings=postings)
+    parsed, lexemes = _lexemes(conn, query, memo)
+    return _bm25(conn, {lx: 1.0 for lx in lexemes}, parsed, scope, depth=depth, bm25=bm25, memo=memo)
+
+
+def _lexemes(conn: Connection, query: str, memo: BM25Memo | None) -> tuple[KeywordQuery, list[str]]:
+    if memo is None:
+        return query_lexemes(conn, query)
+    if query not in memo.lexemes:
+        memo.lexemes[query] = query_lexemes(conn, query)
+    parsed, lexemes = memo.lexemes[query]
+    return parsed, list(lexemes)
 
 
 def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: ChunkScope, *, depth: int,
                      terms: int = 10, share: float = 0.5, bm25: BM25 = BM25(),
-                     postings: Postings | None = None) -> dict[int, float]:
+                     memo: BM25Memo | None = None) -> dict[int, float]:
     """BM25 for the query expanded by pseudo-relevance feedback (RM3, Lavrenko & Croft; Abdul-Jaleel et al. 2004).
 
     The ``terms`` words that best characterise the ``feedback`` chunks (the first results of a first pass,
@@ -275,7 +293,7 @@ def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: C
     Excluded words stay excluded; quoted phrases rank as words but are not required (the passage a second
     hop needs rarely holds the first hop's phrase).
     """
-    parsed, lexemes = query_lexemes(conn, query)
+    parsed, lexemes = _lexemes(conn, query, memo)
     if not lexemes or not feedback or not scope.collection_ids:
         return {}
     cids = list(scope.collection_ids)
@@ -303,17 +321,17 @@ def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: C
     for lx in chosen:
         weights[lx] = weights.get(lx, 0.0) + share * weight[lx] / total
     return _bm25(conn, weights, dataclasses.replace(parsed, phrases=()), scope, depth=depth, bm25=bm25,
-                 postings=postings)
+                 memo=memo)
 
 
 def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, scope: ChunkScope, *, depth: int,
-          bm25: BM25, postings: Postings | None = None) -> dict[int, float]:
+          bm25: BM25, memo: BM25Memo | None = None) -> dict[int, float]:
     """Okapi BM25 of each chunk in ``scope`` for weighted index terms; the parsed query's phrases and
     excluded words constrain which chunks may rank.
 
     Without those constraints (and with the packed field weights) the postings come from ``bm25_blocks``
-    and are ranked with numpy; ``postings``, when given, keeps the blocks read, by (collections, lexeme),
-    for the next pass of the same search to reuse."""
+    and are ranked with numpy; ``memo``, when given, keeps what this pass read and scored for the next pass of
+    the same search, and supplies what an earlier pass did."""
     if not weights or not scope.collection_ids:
         return {}
     lexemes = sorted(weights)
@@ -326,8 +344,15 @@ def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, sco
     if not scope.filters and not parsed.phrases and not parsed.excluded \
             and (bm25.title, bm25.heading) == bm25_blocks.FIELD_WEIGHTS:
         cids = tuple(scope.collection_ids)
-        known = postings if postings is not None else {}
-        missing = [lx for lx in lexemes if (cids, lx) not in known]
+        memo = memo if memo is not None else BM25Memo()
+        parts: list[tuple[bm25_blocks.Scores, float]] = []
+        rest = lexemes
+        for (earlier_cids, earlier), found in memo.scores.items():  # an earlier pass's words, weighted alike here
+            if earlier_cids == cids and set(earlier) <= set(rest) and len({weights[lx] for lx in earlier}) == 1:
+                parts.append((found, weights[earlier[0]]))
+                rest = [lx for lx in rest if lx not in earlier]
+                break
+        missing = [lx for lx in rest if (cids, lx) not in memo.blocks]
         if missing:
             for row in conn.execute(sa.text(
                     "SELECT lexeme, array_agg(block ORDER BY collection_id, block) AS blocks, "
@@ -335,10 +360,14 @@ def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, sco
                     "  string_agg(postings, ''::bytea ORDER BY collection_id, block) AS postings "
                     "FROM bm25_blocks WHERE collection_id = ANY(:cids) AND lexeme = ANY(:lx) GROUP BY lexeme"),
                     {"cids": list(cids), "lx": missing}):
-                known[(cids, row.lexeme)] = row
-        found = [known[(cids, lx)] for lx in lexemes if (cids, lx) in known]
-        return bm25_blocks.rank(found, dict(zip(lexemes, idf, strict=True)), avgdl=avgdl, k1=bm25.k1, b=bm25.b,
-                                depth=depth, overlapping=len(cids) > 1)
+                memo.blocks[(cids, row.lexeme)] = row
+        idf_of = dict(zip(lexemes, idf, strict=True))
+        found = bm25_blocks.scores([memo.blocks[(cids, lx)] for lx in rest if (cids, lx) in memo.blocks],
+                                   {lx: idf_of[lx] for lx in rest}, avgdl=avgdl, k1=bm25.k1, b=bm25.b,
+                                   overlapping=len(cids) > 1)
+        if not parts and all(weights[lx] == 1.0 for lx in lexemes):
+            memo.scores[(cids, tuple(lexemes))] = found
+        return bm25_blocks.top(bm25_blocks.combined([*parts, (found, 1.0)]) if parts else found, depth)
     where, params = scope.where()
     constraints = []
     for i, phrase in enumerate(parsed.phrases):

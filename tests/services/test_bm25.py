@@ -335,3 +335,20 @@ def test_feedback_expansion_reaches_the_second_hop(services, collection):
     assert chunk_of["Petrova's garden"] in expanded  # through "ivana" and "petrova"
     assert max(expanded, key=expanded.get) == chunk_of["Zorbex"]  # the question's own words still weigh most
     assert chunk_of["Petrova's garden"] not in excluded  # an excluded word stays excluded
+
+
+@pytest.mark.parametrize("query", ["quick fox river", "lazy dog sleeps by the river bank"])
+def test_a_feedback_pass_that_reuses_the_first_passs_scores_ranks_as_one_from_scratch(services, corpus, query):
+    """Hybrid's feedback pass adds the first pass's scores (the question's words, weighed alike) to those of
+    its expansion words instead of scoring every posting again: the same chunks, order and scores."""
+    collection, ids = corpus
+    scope = ChunkScope([services.collections.get(collection).id])
+    memo = chunk_store.BM25Memo()
+    with services.engine.connect() as conn:
+        first = chunk_store.keyword(conn, query, scope, depth=2, memo=memo)
+        assert memo.scores, "the first pass kept its scores"
+        reused = chunk_store.expanded_keyword(conn, query, list(first), scope, depth=50, memo=memo)
+        fresh = chunk_store.expanded_keyword(conn, query, list(first), scope, depth=50)
+    assert len(fresh) > len(first)  # the expansion words reached more chunks
+    assert list(reused) == list(fresh)
+    assert reused == pytest.approx(fresh, rel=1e-9)
