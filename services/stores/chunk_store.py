@@ -297,13 +297,14 @@ def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: C
     if not lexemes or not feedback or not scope.collection_ids:
         return {}
     cids = list(scope.collection_ids)
-    n = _statistics(conn, [], cids)[1][0]
     rows = conn.execute(sa.text(
         "SELECT t.chunk_id, t.lexeme, sum(t.tf_title * :wt + t.tf_heading * :wh + t.tf_text) AS tf, "
-        "  (SELECT sum(s.df) FROM term_stats s WHERE s.collection_id = ANY(:cids) AND s.lexeme = t.lexeme) AS df "
+        "  (SELECT sum(s.df) FROM term_stats s WHERE s.collection_id = ANY(:cids) AND s.lexeme = t.lexeme) AS df, "
+        "  (SELECT sum(b.chunks) FROM bm25_totals b WHERE b.collection_id = ANY(:cids)) AS n "
         "FROM chunk_terms t WHERE t.collection_id = ANY(:cids) AND t.chunk_id = ANY(:ids) AND t.lexeme <> '' "
         "GROUP BY t.chunk_id, t.lexeme"),
         {"cids": cids, "ids": feedback, "wt": bm25.title, "wh": bm25.heading}).all()
+    n = float(rows[0].n) if rows else 0.0
     length: dict[int, float] = {}
     for r in rows:
         length[r.chunk_id] = length.get(r.chunk_id, 0.0) + float(r.tf)
