@@ -109,7 +109,8 @@ class GraphAwareRetriever(BaseRetriever):
         scope = collections or None
         cids = [c.id for c in (self.collections.list() if scope is None else [self.collections.get(n) for n in scope])]
         semantic_r = SemanticRetriever(self.search, collections=scope, limit=self.depth, threshold=threshold)
-        keyword_r = KeywordRetriever(self.search, collections=scope, limit=self.depth)
+        memo = chunk_store.BM25Memo()  # the feedback pass reuses the keyword pass's work
+        keyword_r = KeywordRetriever(self.search, collections=scope, limit=self.depth, memo=memo)
         bundle = QueryBundle(query)
 
         def timed(name: str, fn: Any, *args: Any) -> Any:
@@ -131,7 +132,7 @@ class GraphAwareRetriever(BaseRetriever):
                 first = ranked(rrf([([chunk_id(n) for n in semantic], 1.0), ([chunk_id(n) for n in keyword], 1.0)],
                                    60))[:FEEDBACK_CHUNKS]
                 feedback = timed("feedback", KeywordRetriever(self.search, collections=scope, limit=self.depth,
-                                                              feedback=first).retrieve, bundle)
+                                                              feedback=first, memo=memo).retrieve, bundle)
             graph_nodes, facts, entity_keys = graph_f.result() if graph_f else ([], [], [])
         lists = {"semantic": semantic if "semantic" in retrievers else [], "keyword": keyword, "feedback": feedback,
                  "graph": graph_nodes}

@@ -21,6 +21,7 @@ from services.collections import CollectionService
 from services.retrieval.graph_walk import GraphWalk, WalkResult
 from services.retrieval.search import SearchHit, SearchMode, SearchService
 from services.stores import chunk_store
+from services.stores.chunk_store import BM25Memo
 
 
 def hit_node(hit: SearchHit, retriever: str) -> NodeWithScore:
@@ -43,9 +44,10 @@ class _SearchRetriever(BaseRetriever):
 
     def __init__(self, search: SearchService, *, collections: list[str] | None = None, limit: int = 20,
                  threshold: float = -1.0, filters: dict[str, Any] | None = None,
-                 feedback: list[int] | None = None) -> None:
+                 feedback: list[int] | None = None, memo: BM25Memo | None = None) -> None:
         super().__init__()
         self.feedback = feedback
+        self.memo = memo
         self.search = search
         self.collections = collections
         self.limit = limit
@@ -55,7 +57,7 @@ class _SearchRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         response = self.search.search(query_bundle.query_str, collections=self.collections, mode=self.mode,
                                       threshold=self.threshold, limit=self.limit, filters=self.filters,
-                                      feedback=self.feedback)
+                                      feedback=self.feedback, highlight=False, memo=self.memo)
         return [hit_node(h, self.mode) for h in response.hits]
 
 
@@ -67,7 +69,8 @@ class SemanticRetriever(_SearchRetriever):
 
 class KeywordRetriever(_SearchRetriever):
     """The chunks that rank highest by BM25 for the question's words (websearch syntax allowed); given
-    ``feedback`` chunk ids, for the question expanded by their most telling words (pseudo-relevance feedback)."""
+    ``feedback`` chunk ids, for the question expanded by their most telling words (pseudo-relevance feedback).
+    Two of them given one ``memo`` (the plain pass first) share the BM25 work (see ``BM25Memo``)."""
 
     mode: SearchMode = "keyword"
 

@@ -150,10 +150,12 @@ class SearchService:
     def search(
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
         threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
-        feedback: list[int] | None = None,
+        feedback: list[int] | None = None, highlight: bool = True, memo: chunk_store.BM25Memo | None = None,
     ) -> SearchResponse:
         """``feedback`` (keyword mode): chunk ids, best first, whose words expand the query (see
-        :func:`services.stores.chunk_store.expanded_keyword`)."""
+        :func:`services.stores.chunk_store.expanded_keyword`). Without ``highlight`` the hits' segments are
+        their plain text (Ask's retrievers, which show no highlights, skip ts_headline's cost). ``memo`` carries
+        a keyword pass's work to the feedback pass of the same question (hybrid makes its own)."""
         query = (query or "").replace("\x00", " ").strip()  # PostgreSQL text cannot hold NUL
         if not query:
             raise ValidationFailed("Type something to search for.")
@@ -177,7 +179,7 @@ class SearchService:
         with self.engine.begin() as conn, ThreadPoolExecutor(max_workers=1) as pool:
             # Hybrid: BM25 runs on a second connection while the query is embedded and the vectors searched.
             # The feedback pass reuses what the first pass read and scored (the question's own words).
-            memo = chunk_store.BM25Memo()
+            memo = memo if memo is not None else chunk_store.BM25Memo()
             keyword_run = pool.submit(self._keyword, query, chunks, depth, memo) if mode == "hybrid" else None
             if mode in ("semantic", "hybrid"):
                 t0 = time.perf_counter()
@@ -191,8 +193,8 @@ class SearchService:
                 keyword, timings["keyword"] = keyword_run.result()
             elif mode == "keyword":
                 t0 = time.perf_counter()
-                keyword = (chunk_store.expanded_keyword(conn, query, feedback, chunks, depth=depth)
-                           if feedback else chunk_store.keyword(conn, query, chunks, depth=depth))
+                keyword = (chunk_store.expanded_keyword(conn, query, feedback, chunks, depth=depth, memo=memo)
+                           if feedback else chunk_store.keyword(conn, query, chunks, depth=depth, memo=memo))
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
             expanded: dict[int, float] = {}
             if mode == "hybrid" and keyword:
@@ -214,7 +216,7 @@ class SearchService:
                 best = sum(w for _, w in lists) / (self.rrf_k + 1) or 1.0
                 scores = {cid: score / best for cid, score in fused.items()}
             top = ranked(scores)[:limit]
-            hits = _hits(chunk_store.load_hits(conn, top, query), top, scores, semantic, keyword)
+            hits = _hits(chunk_store.load_hits(conn, top, query, highlight=highlight), top, scores, semantic, keyword)
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
         counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}
         if mode == "hybrid":

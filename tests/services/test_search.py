@@ -301,6 +301,17 @@ def test_collection_built_with_other_model_is_refused_for_semantic(services, col
     assert "Doc" not in {h.title for h in everywhere.hits}
 
 
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_without_highlight_the_same_hits_come_back_unmarked(services, corpus, mode):
+    """Ask's retrievers skip the highlighting: same hits, scores and text, one plain segment each."""
+    marked = services.search.search("telescopes orbit", collections=[corpus.name], mode=mode, threshold=-1)
+    plain = services.search.search("telescopes orbit", collections=[corpus.name], mode=mode, threshold=-1,
+                                   highlight=False)
+    assert [(h.chunk_id, h.score, h.text) for h in plain.hits] == [(h.chunk_id, h.score, h.text) for h in marked.hits]
+    assert any(m for h in marked.hits for _, m in h.segments)
+    assert all(h.segments == [(h.text, False)] for h in plain.hits)
+
+
 def test_highlight_segments_mark_the_matched_term(services, corpus):
     response = _search(services, corpus, "telescopes", mode="keyword")
     (hit,) = response.hits
