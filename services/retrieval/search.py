@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -41,6 +41,7 @@ def parse_search_mode(value: str) -> SearchMode:
 MAX_QUERY_CHARS = 2_000
 CANDIDATES = 50  # the depth of each list hybrid fuses
 FEEDBACK_CHUNKS = 2  # pseudo-relevance feedback reads the first two chunks of the first pass
+PRELOAD = 2  # hybrid loads the first fusion's best PRELOAD x limit hits during the feedback pass
 MAX_LIMIT = 200
 
 
@@ -147,6 +148,11 @@ class SearchService:
             found = chunk_store.keyword(conn, query, chunks, depth=depth, memo=memo)
             return found, (time.perf_counter() - t0) * 1000
 
+    def _load(self, ids: list[int], query: str, highlight: bool) -> dict[int, Any]:
+        """Hits by id, on a connection of their own."""
+        with self.engine.connect() as conn:
+            return chunk_store.load_hits(conn, ids, query, highlight=highlight)
+
     def search(
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
         threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
@@ -197,9 +203,12 @@ class SearchService:
                            if feedback else chunk_store.keyword(conn, query, chunks, depth=depth, memo=memo))
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
             expanded: dict[int, float] = {}
+            loading: Future[dict[int, Any]] | None = None
             if mode == "hybrid" and keyword:
                 t0 = time.perf_counter()
                 first = ranked(rrf([(ranked(semantic), 1.0), (ranked(keyword), 1.0)], self.rrf_k))
+                # The hits are mostly among this fusion's best: load those while the feedback pass runs.
+                loading = pool.submit(self._load, first[:PRELOAD * limit], query, highlight)
                 expanded = chunk_store.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth,
                                                         memo=memo)
                 timings["feedback"] = (time.perf_counter() - t0) * 1000
@@ -216,7 +225,9 @@ class SearchService:
                 best = sum(w for _, w in lists) / (self.rrf_k + 1) or 1.0
                 scores = {cid: score / best for cid, score in fused.items()}
             top = ranked(scores)[:limit]
-            hits = _hits(chunk_store.load_hits(conn, top, query, highlight=highlight), top, scores, semantic, keyword)
+            rows = loading.result() if loading is not None else {}
+            rows.update(chunk_store.load_hits(conn, [c for c in top if c not in rows], query, highlight=highlight))
+            hits = _hits(rows, top, scores, semantic, keyword)
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
         counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}
         if mode == "hybrid":

@@ -301,6 +301,22 @@ def test_collection_built_with_other_model_is_refused_for_semantic(services, col
     assert "Doc" not in {h.title for h in everywhere.hits}
 
 
+@pytest.mark.parametrize("preload", [0, 1, 2])
+def test_hybrid_hits_loaded_during_the_feedback_pass_are_the_hits(services, corpus, preload, monkeypatch):
+    """Hybrid loads the first fusion's best hits while its feedback pass runs, and the rest after: whatever
+    share was guessed, the same hits, scores and highlights."""
+    from services.retrieval import search as search_module
+
+    def hits() -> list[tuple[int, float, list[tuple[str, bool]]]]:
+        response = services.search.search("telescopes orbit the moon", collections=[corpus.name], mode="hybrid",
+                                          threshold=-1, limit=5)
+        return [(h.chunk_id, h.score, h.segments) for h in response.hits]
+
+    expected = hits()
+    monkeypatch.setattr(search_module, "PRELOAD", preload)
+    assert len(expected) == 5 and hits() == expected
+
+
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 def test_without_highlight_the_same_hits_come_back_unmarked(services, corpus, mode):
     """Ask's retrievers skip the highlighting: same hits, scores and text, one plain segment each."""
