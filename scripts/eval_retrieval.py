@@ -154,7 +154,7 @@ EXPLANATION = """
 ## What each row is
 
 - **semantic only**: cosine similarity of the question's all-MiniLM-L6-v2 embedding to each chunk's (pgvector HNSW).
-- **keyword only**: Okapi BM25 computed inside PostgreSQL (services/stores/chunk_store.py) over each chunk's
+- **keyword only**: Okapi BM25 computed inside PostgreSQL (services/stores/keyword_ranking.py) over each chunk's
   document title, heading path and text, with per-collection term statistics kept exact by triggers.
 - **reference BM25**: rank_bm25's BM25Okapi over the same chunks' title + heading + text, tokenised independently
   (scripts/eval_reference.py). The yardstick for the keyword row.

@@ -37,7 +37,7 @@ from services.retrieval.retrievers import (
     load_nodes,
 )
 from services.retrieval.search import SearchService
-from services.stores import chunk_store
+from services.stores import chunk_store, keyword_ranking
 
 if TYPE_CHECKING:
     from services.collections import CollectionService
@@ -109,7 +109,7 @@ class GraphAwareRetriever(BaseRetriever):
         scope = collections or None
         cids = [c.id for c in (self.collections.list() if scope is None else [self.collections.get(n) for n in scope])]
         semantic_r = SemanticRetriever(self.search, collections=scope, limit=self.depth, threshold=threshold)
-        memo = chunk_store.BM25Memo()  # the feedback pass reuses the keyword pass's work
+        memo = keyword_ranking.BM25Memo()  # the feedback pass reuses the keyword pass's work
         keyword_r = KeywordRetriever(self.search, collections=scope, limit=self.depth, memo=memo)
         bundle = QueryBundle(query)
 

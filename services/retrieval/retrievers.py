@@ -21,7 +21,7 @@ from services.collections import CollectionService
 from services.retrieval.graph_walk import GraphWalk, WalkResult
 from services.retrieval.search import SearchHit, SearchMode, SearchService
 from services.stores import chunk_store
-from services.stores.chunk_store import BM25Memo
+from services.stores.keyword_ranking import BM25Memo
 
 
 def hit_node(hit: SearchHit, retriever: str) -> NodeWithScore:

@@ -3,7 +3,7 @@
 Hybrid fuses three ranked lists by reciprocal rank (``Σ weight / (rrf_k + rank)``): semantic, BM25 (run on a
 second connection while the query is embedded and the vectors searched), and BM25 again for the query
 expanded by pseudo-relevance feedback from the first two chunks of the semantic + BM25 fusion
-(:func:`services.stores.chunk_store.expanded_keyword`). The similarity threshold
+(:func:`services.stores.keyword_ranking.expanded_keyword`). The similarity threshold
 applies to cosine similarity: it filters semantic candidates (a keyword match needs no threshold to
 count in hybrid).
 """
@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 from services.collections import Collection, CollectionService
 from services.errors import ValidationFailed
 from services.retrieval.fusion import ranked, rrf
-from services.stores import chunk_store
+from services.stores import chunk_store, keyword_ranking
 from services.stores.chunk_store import MARK_END, MARK_START, ChunkScope
 from services.stores.embeddings import TextEmbedder
 
@@ -141,11 +141,11 @@ class SearchService:
         return usable
 
     def _keyword(self, query: str, chunks: ChunkScope, depth: int,
-                 memo: chunk_store.BM25Memo) -> tuple[dict[int, float], float]:
+                 memo: keyword_ranking.BM25Memo) -> tuple[dict[int, float], float]:
         """BM25 for ``query`` on a connection of its own (keeping what it read in ``memo``), and its milliseconds."""
         t0 = time.perf_counter()
         with self.engine.connect() as conn:
-            found = chunk_store.keyword(conn, query, chunks, depth=depth, memo=memo)
+            found = keyword_ranking.keyword(conn, query, chunks, depth=depth, memo=memo)
             return found, (time.perf_counter() - t0) * 1000
 
     def _load(self, ids: list[int], query: str, highlight: bool) -> dict[int, Any]:
@@ -156,10 +156,10 @@ class SearchService:
     def search(
         self, query: str, *, collections: list[str] | None = None, mode: SearchMode = "hybrid",
         threshold: float = 0.35, limit: int = 10, filters: dict[str, Any] | None = None,
-        feedback: list[int] | None = None, highlight: bool = True, memo: chunk_store.BM25Memo | None = None,
+        feedback: list[int] | None = None, highlight: bool = True, memo: keyword_ranking.BM25Memo | None = None,
     ) -> SearchResponse:
         """``feedback`` (keyword mode): chunk ids, best first, whose words expand the query (see
-        :func:`services.stores.chunk_store.expanded_keyword`). Without ``highlight`` the hits' segments are
+        :func:`services.stores.keyword_ranking.expanded_keyword`). Without ``highlight`` the hits' segments are
         their plain text (Ask's retrievers, which show no highlights, skip ts_headline's cost). ``memo`` carries
         a keyword pass's work to the feedback pass of the same question (hybrid makes its own)."""
         query = (query or "").replace("\x00", " ").strip()  # PostgreSQL text cannot hold NUL
@@ -185,7 +185,7 @@ class SearchService:
         with self.engine.begin() as conn, ThreadPoolExecutor(max_workers=1) as pool:
             # Hybrid: BM25 runs on a second connection while the query is embedded and the vectors searched.
             # The feedback pass reuses what the first pass read and scored (the question's own words).
-            memo = memo if memo is not None else chunk_store.BM25Memo()
+            memo = memo if memo is not None else keyword_ranking.BM25Memo()
             keyword_run = pool.submit(self._keyword, query, chunks, depth, memo) if mode == "hybrid" else None
             if mode in ("semantic", "hybrid"):
                 t0 = time.perf_counter()
@@ -199,8 +199,8 @@ class SearchService:
                 keyword, timings["keyword"] = keyword_run.result()
             elif mode == "keyword":
                 t0 = time.perf_counter()
-                keyword = (chunk_store.expanded_keyword(conn, query, feedback, chunks, depth=depth, memo=memo)
-                           if feedback else chunk_store.keyword(conn, query, chunks, depth=depth, memo=memo))
+                keyword = (keyword_ranking.expanded_keyword(conn, query, feedback, chunks, depth=depth, memo=memo)
+                           if feedback else keyword_ranking.keyword(conn, query, chunks, depth=depth, memo=memo))
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
             expanded: dict[int, float] = {}
             loading: Future[dict[int, Any]] | None = None
@@ -209,7 +209,7 @@ class SearchService:
                 first = ranked(rrf([(ranked(semantic), 1.0), (ranked(keyword), 1.0)], self.rrf_k))
                 # The hits are mostly among this fusion's best: load those while the feedback pass runs.
                 loading = pool.submit(self._load, first[:PRELOAD * limit], query, highlight)
-                expanded = chunk_store.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth,
+                expanded = keyword_ranking.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth,
                                                         memo=memo)
                 timings["feedback"] = (time.perf_counter() - t0) * 1000
             t0 = time.perf_counter()

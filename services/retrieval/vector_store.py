@@ -32,7 +32,7 @@ from services.collections import CollectionService
 from services.documents import Chunk, DocumentService, NewDocument, write_document
 from services.errors import ValidationFailed
 from services.retrieval.fusion import ranked, rrf
-from services.stores import chunk_store
+from services.stores import chunk_store, keyword_ranking
 from services.stores.chunk_store import ChunkScope
 from services.stores.embeddings import TextEmbedder
 
@@ -153,7 +153,7 @@ class ChunkVectorStore(BasePydanticVectorStore):
             if mode in (VectorStoreQueryMode.TEXT_SEARCH, VectorStoreQueryMode.SPARSE, VectorStoreQueryMode.HYBRID):
                 if not query.query_str:
                     raise ValidationFailed("A keyword query needs the query text.")
-                sparse = chunk_store.keyword(conn, query.query_str, scope, depth=depth)
+                sparse = keyword_ranking.keyword(conn, query.query_str, scope, depth=depth)
             if mode not in (VectorStoreQueryMode.DEFAULT, VectorStoreQueryMode.HYBRID, VectorStoreQueryMode.TEXT_SEARCH,
                             VectorStoreQueryMode.SPARSE):
                 raise ValidationFailed(f"Query mode {mode.value!r} is not supported.")

@@ -13,7 +13,8 @@ import sqlalchemy as sa
 
 from services.ingest.requests import text_request
 from services.stores import bm25_blocks, chunk_store
-from services.stores.chunk_store import BM25, ChunkScope, parse_keyword_query
+from services.stores.chunk_store import ChunkScope
+from services.stores.keyword_ranking import BM25, BM25Memo, expanded_keyword, keyword, parse_keyword_query
 
 FOX = "The quick brown fox jumps over the lazy dog near the river bank."
 
@@ -69,7 +70,7 @@ def _by_hand(services, collection: str, query: str, bm25: BM25 = BM25()) -> dict
 def _keyword(services, collection: str, query: str, depth: int = 50) -> dict[int, float]:
     scope = ChunkScope([services.collections.get(collection).id])
     with services.engine.connect() as conn:
-        return chunk_store.keyword(conn, query, scope, depth=depth)
+        return keyword(conn, query, scope, depth=depth)
 
 
 @pytest.mark.parametrize("query", ["quick fox", "lazy dog river", "river bank floods", "harbour buoy tankers"])
@@ -239,10 +240,10 @@ def test_blocks_rank_as_the_sql_ranking_does_over_overlapping_collections(servic
         scope = ChunkScope([services.collections.get(n).id for n in (collection, other)])
         for query in ("quick fox", "river bank floods", "lazy dog river fox"):
             with services.engine.connect() as conn:
-                packed = chunk_store.keyword(conn, query, scope, depth=50)
+                packed = keyword(conn, query, scope, depth=50)
                 with monkeypatch.context() as m:  # weights the blocks were not packed with: row by row
                     m.setattr(bm25_blocks, "FIELD_WEIGHTS", (0.0, 0.0))
-                    by_rows = chunk_store.keyword(conn, query, scope, depth=50)
+                    by_rows = keyword(conn, query, scope, depth=50)
             assert packed and list(packed) == list(by_rows)
             assert packed == pytest.approx(by_rows, rel=1e-9)
     finally:
@@ -326,10 +327,10 @@ def test_feedback_expansion_reaches_the_second_hop(services, collection):
     with services.engine.connect() as conn:
         chunk_of = {t: int(conn.execute(sa.text("SELECT id FROM chunks WHERE document_id = :d"), {"d": d}).scalar_one())
                     for t, d in ids.items()}
-        plain = chunk_store.keyword(conn, "who founded the sensor maker Zorbex", scope, depth=10)
-        expanded = chunk_store.expanded_keyword(conn, "who founded the sensor maker Zorbex", [chunk_of["Zorbex"]],
+        plain = keyword(conn, "who founded the sensor maker Zorbex", scope, depth=10)
+        expanded = expanded_keyword(conn, "who founded the sensor maker Zorbex", [chunk_of["Zorbex"]],
                                                 scope, depth=10)
-        excluded = chunk_store.expanded_keyword(conn, "who founded Zorbex -tomatoes", [chunk_of["Zorbex"]],
+        excluded = expanded_keyword(conn, "who founded Zorbex -tomatoes", [chunk_of["Zorbex"]],
                                                 scope, depth=10)
     assert chunk_of["Petrova's garden"] not in plain
     assert chunk_of["Petrova's garden"] in expanded  # through "ivana" and "petrova"
@@ -343,12 +344,12 @@ def test_a_feedback_pass_that_reuses_the_first_passs_scores_ranks_as_one_from_sc
     its expansion words instead of scoring every posting again: the same chunks, order and scores."""
     collection, ids = corpus
     scope = ChunkScope([services.collections.get(collection).id])
-    memo = chunk_store.BM25Memo()
+    memo = BM25Memo()
     with services.engine.connect() as conn:
-        first = chunk_store.keyword(conn, query, scope, depth=2, memo=memo)
+        first = keyword(conn, query, scope, depth=2, memo=memo)
         assert memo.scores, "the first pass kept its scores"
-        reused = chunk_store.expanded_keyword(conn, query, list(first), scope, depth=50, memo=memo)
-        fresh = chunk_store.expanded_keyword(conn, query, list(first), scope, depth=50)
+        reused = expanded_keyword(conn, query, list(first), scope, depth=50, memo=memo)
+        fresh = expanded_keyword(conn, query, list(first), scope, depth=50)
     assert len(fresh) > len(first)  # the expansion words reached more chunks
     assert list(reused) == list(fresh)
     assert reused == pytest.approx(fresh, rel=1e-9)

@@ -20,6 +20,14 @@
 CREATE FUNCTION rag_bm25_weighted(title REAL, heading REAL, body REAL) RETURNS REAL
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT (title * 2 + heading * 1.5 + body)::real $$;
 
+-- One packed posting: the chunk id's offset in its block, the weighted term frequency, the weighted length.
+CREATE FUNCTION rag_bm25_entry(chunk_id BIGINT, tf_title REAL, tf_heading REAL, tf_text REAL,
+                               len_title REAL, len_heading REAL, len_text REAL) RETURNS BYTEA
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
+  SELECT int2send(mod(chunk_id, 1024)::int2) || float4send(rag_bm25_weighted(tf_title, tf_heading, tf_text))
+         || float4send(rag_bm25_weighted(len_title, len_heading, len_text))
+$$;
+
 CREATE TABLE bm25_blocks (
     collection_id BIGINT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
     lexeme        TEXT NOT NULL,
@@ -36,10 +44,8 @@ LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO bm25_blocks AS k (collection_id, lexeme, block, postings)
   SELECT a.collection_id, a.lexeme, a.block,
-         string_agg(int2send((t.chunk_id - a.block * 1024)::int2)
-                    || float4send(rag_bm25_weighted(t.tf_title, t.tf_heading, t.tf_text))
-                    || float4send(rag_bm25_weighted(t.len_title, t.len_heading, t.len_text)),
-                    ''::bytea ORDER BY t.chunk_id)
+         string_agg(rag_bm25_entry(t.chunk_id, t.tf_title, t.tf_heading, t.tf_text,
+                                   t.len_title, t.len_heading, t.len_text), ''::bytea ORDER BY t.chunk_id)
   FROM unnest(cids, lexemes, blocks) AS a(collection_id, lexeme, block)
   JOIN chunk_terms t ON t.collection_id = a.collection_id AND t.lexeme = a.lexeme
    AND t.chunk_id >= a.block * 1024 AND t.chunk_id < (a.block + 1) * 1024
@@ -58,9 +64,7 @@ CREATE FUNCTION rag_bm25_blocks_added() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO bm25_blocks AS k (collection_id, lexeme, block, postings)
   SELECT collection_id, lexeme, chunk_id / 1024,
-         string_agg(int2send((chunk_id - (chunk_id / 1024) * 1024)::int2)
-                    || float4send(rag_bm25_weighted(tf_title, tf_heading, tf_text))
-                    || float4send(rag_bm25_weighted(len_title, len_heading, len_text)),
+         string_agg(rag_bm25_entry(chunk_id, tf_title, tf_heading, tf_text, len_title, len_heading, len_text),
                     ''::bytea ORDER BY chunk_id)
   FROM new_rows WHERE lexeme <> ''
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
@@ -89,9 +93,7 @@ CREATE TRIGGER chunk_terms_zblocks_delete AFTER DELETE ON chunk_terms
 -- Existing postings, packed in this migration's transaction.
 INSERT INTO bm25_blocks (collection_id, lexeme, block, postings)
 SELECT t.collection_id, t.lexeme, t.chunk_id / 1024,
-       string_agg(int2send((t.chunk_id - (t.chunk_id / 1024) * 1024)::int2)
-                  || float4send(rag_bm25_weighted(t.tf_title, t.tf_heading, t.tf_text))
-                  || float4send(rag_bm25_weighted(t.len_title, t.len_heading, t.len_text)),
-                  ''::bytea ORDER BY t.chunk_id)
+       string_agg(rag_bm25_entry(t.chunk_id, t.tf_title, t.tf_heading, t.tf_text,
+                                 t.len_title, t.len_heading, t.len_text), ''::bytea ORDER BY t.chunk_id)
 FROM chunk_terms t WHERE t.lexeme <> ''
 GROUP BY 1, 2, 3;
