@@ -26,11 +26,13 @@ def badges_html(metadata: dict[str, Any], fields: list[str]) -> str:
 
 
 def _score_line(hit: SearchHit, mode: str) -> str:
-    parts = [f"score **{hit.score:.3f}**" + (" (fused)" if mode == "hybrid" else "")]
+    # Hybrid's score is one over the hit's best rank in the lists it interleaves: say the rank.
+    parts = [f"best rank **{round(1 / hit.score)}** (hybrid)" if mode == "hybrid" and hit.score > 0
+             else f"score **{hit.score:.3f}**"]
     if hit.semantic_score is not None:
         parts.append(f"cosine {hit.semantic_score:.3f}")
     if hit.keyword_score is not None:
-        parts.append(f"keyword rank {hit.keyword_score:.4f}")
+        parts.append(f"BM25 {hit.keyword_score:.2f}")
     return " · ".join(parts)
 
 
@@ -84,7 +86,7 @@ def show_response(response: SearchResponse, svc: Services | None = None, fields:
     for document_id, hits in groups:
         first = hits[0][1]
         with st.container(border=True):
-            title, link = st.columns([6, 1])
+            title, link = st.columns([4, 1])
             title.markdown(f"**{md_escape(first.title)}** · {len(hits)} passage{'s' if len(hits) > 1 else ''}")
             link.page_link("pages/documents.py", label="Open document", icon=":material/description:",
                            query_params={"doc": str(document_id)})

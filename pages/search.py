@@ -23,7 +23,8 @@ def render() -> None:
         query = st.text_input("Query", key="search.query", placeholder="e.g. tariff on imported goods")
         c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
         mode = c1.radio("Mode", ["hybrid", "semantic", "keyword"], horizontal=True, key="search.mode",
-                        help="Hybrid fuses the semantic and keyword rankings (weighted reciprocal-rank fusion).")
+                        help="Hybrid fuses the semantic and keyword rankings, then interleaves them with "
+                        "a keyword search widened by the words of the best two results (to reach a second hop).")
         linked = st.query_params.get("collection")  # "Search it" links from Collections and Ingest
         scope = c2.multiselect("Collections", names, key="search.scope", placeholder="All collections",
                                default=[linked] if linked in names else None)

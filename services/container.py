@@ -188,7 +188,7 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
 
         walk = GraphWalk(engine=engine) if graph is not None else None
         retriever = GraphAwareRetriever(search=search, collections=collections, graph=graph, walk=walk,
-                                        llm=create_llm(settings), rrf_k=settings.ask_rrf_k,
+                                        llm=create_llm(settings), rrf_k=settings.ask_rrf_k, fusion=settings.ask_fusion,
                                         weights={"semantic": settings.semantic_weight,
                                                  "keyword": settings.keyword_weight, "feedback": settings.keyword_weight,
                                                  "graph": settings.graph_weight})

@@ -90,16 +90,18 @@ class Settings(BaseSettings):
     # 200: recall@10 against an exact scan was 0.95 at 100 and 0.98 at 200 on 10k real chunks,
     # for ~1 ms more per query (docs/benchmarks.md).
     hnsw_ef_search: int = Field(default=200, ge=10, le=1000)
-    # Search's hybrid: reciprocal-rank fusion of semantic, BM25 and BM25 with feedback (the keyword weight
-    # serves both BM25 lists); equal weights and the customary k = 60 (docs/evaluation.md).
+    # Search's hybrid and Ask fuse semantic and BM25 by reciprocal rank (equal weights, the customary k = 60),
+    # then interleave that with the lists that look a hop further (docs/evaluation.md).
     rrf_k: int = Field(default=60, ge=1, le=1000)
     semantic_weight: float = Field(default=1.0, ge=0.0, le=10.0)
     keyword_weight: float = Field(default=1.0, ge=0.0, le=10.0)
 
     ask_history_turns: int = Field(default=8, ge=0, le=50)
     ask_context_chunks: int = Field(default=6, ge=1, le=30)
-    # Ask's fusion adds the graph walk to Search's three lists: its weight and k were chosen on the first
-    # half of hotpotqa-100 and checked on the second (docs/evaluation.md).
+    # Ask's fusion: "hops" interleaves the first hop (above) with BM25 with feedback and the graph walk;
+    # "rrf" sums the reciprocal ranks of all four, with the walk's weight and ask_rrf_k (both chosen on the
+    # first half of hotpotqa-100). A graph weight of 0 leaves the walk out of either.
+    ask_fusion: Literal["hops", "rrf"] = "hops"
     graph_weight: float = Field(default=3.0, ge=0.0, le=10.0)
     ask_rrf_k: int = Field(default=10, ge=1, le=1000)
     memory_threshold: float = Field(default=0.8, ge=-1.0, le=1.0)

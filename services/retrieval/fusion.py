@@ -1,6 +1,7 @@
 """Ways to combine ranked lists into one, and to diversify the result.
 
 - :func:`rrf`: weighted reciprocal-rank fusion (ranks only).
+- :func:`round_robin`: interleaving, each list in turn (a chunk at its best rank in any list).
 - :func:`relative_score_fusion`: weighted sum of min-max normalised scores.
 - :func:`mmr`: maximal marginal relevance over embeddings.
 """
@@ -27,6 +28,27 @@ def rrf(ranked_lists: list[tuple[list[int], float]], k: int) -> dict[int, float]
         for rank, chunk_id in enumerate(ids, start=1):
             fused[chunk_id] = fused.get(chunk_id, 0.0) + weight / (k + rank)
     return fused
+
+
+def round_robin(ranked_lists: list[list[int]]) -> tuple[list[int], dict[int, float]]:
+    """Interleave lists of ids (best first): the first of each list in turn, then the second of each, and so
+    on, each id once. The order and each id's score, ``1 / its best rank in any list``.
+
+    That is CombMAX over reciprocal ranks (Fox & Shaw, 1994) with ties going to the earlier list. Unlike
+    :func:`rrf` it rewards no agreement between lists: it gives every list an equal share of the first places.
+    Search and Ask use it between *hops*: the question's own ranking (semantic + BM25, fused by RRF, where
+    agreement is evidence) and the lists that look one hop further (BM25 with pseudo-relevance feedback, the
+    graph walk). A passage that only a second-hop list reaches is, by construction, one the first-hop lists
+    do not rank, so a sum of reciprocal ranks buries it (docs/evaluation.md measures both).
+    """
+    order: list[int] = []
+    score: dict[int, float] = {}
+    for rank in range(1, max((len(ids) for ids in ranked_lists), default=0) + 1):
+        for ids in ranked_lists:
+            if rank <= len(ids) and ids[rank - 1] not in score:
+                order.append(ids[rank - 1])
+                score[ids[rank - 1]] = 1.0 / rank
+    return order, score
 
 
 def relative_score_fusion(scores: dict[str, dict[int, float]], weights: dict[str, float]) -> dict[int, float]:

@@ -1,12 +1,17 @@
 """Ask's retrieval: semantic and BM25 in parallel, BM25 with feedback, the graph walk, fused, then reranked.
 
-1. :class:`SemanticRetriever` and :class:`KeywordRetriever` run in parallel; the graph walk starts as soon as
-   the semantic hits are in (they are its passage seeds).
-2. BM25 runs again on the question expanded by pseudo-relevance feedback from the first two chunks of
-   the semantic + BM25 fusion (the ``feedback`` list: the bridge entity a second hop needs is often named
-   in the passage that answers the first).
-3. The four rankings are fused (:func:`services.retrieval.fusion.rrf`: weighted reciprocal-rank fusion;
-   k and the graph walk's weight chosen on the first half of hotpotqa-100, docs/evaluation.md).
+1. :class:`SemanticRetriever` and :class:`KeywordRetriever` run in parallel; their fusion by reciprocal rank
+   is the first hop.
+2. The first hop's best two chunks feed the two lists that look a hop further, run in parallel: BM25 again
+   for the question expanded by pseudo-relevance feedback from their words (the ``feedback`` list), and the
+   graph walk, seeded by the question's entities, by the named entities those chunks name and by the
+   semantic hits (the bridge entity a second hop needs is often named in the passage that answers the first).
+3. The lists are fused by hop (``fusion="hops"``, the default): the question's own ranking (semantic + BM25,
+   reciprocal-rank fusion with k 60, where agreement is evidence) is interleaved with the two lists that look
+   a hop further, the feedback list and the graph walk (:func:`services.retrieval.fusion.round_robin`), so
+   the walk's second hop is not buried by lists that cannot reach it. ``fusion="rrf"`` is the weighted
+   reciprocal-rank fusion of all four (k and the walk's weight in settings); chosen between on the first half
+   of hotpotqa-100 (docs/evaluation.md).
 4. With an LLM configured, it reranks the fused candidates (:class:`LLMReranker`). Offline, MMR
    (:class:`MMRPostprocessor`) at lambda 0.95 demotes near-duplicate passages (overlapping chunks, a text
    stored twice); at 0.7 it cost 0.05 recall@5 on hotpotqa-100, at 0.95 nothing.
@@ -26,7 +31,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
 from services.graph.model import Fact
-from services.retrieval.fusion import ranked, relative_score_fusion, rrf
+from services.retrieval.fusion import ranked, relative_score_fusion, round_robin, rrf
 from services.retrieval.graph_walk import GraphWalk
 from services.retrieval.postprocessors import LLMReranker, MMRPostprocessor
 from services.retrieval.retrievers import (
@@ -45,10 +50,12 @@ if TYPE_CHECKING:
     from services.stores.llm import LLMClient
 
 RETRIEVERS = ("semantic", "keyword", "feedback", "graph")
-# k and the walk's weight were chosen on hotpotqa-100's first 50 questions and checked on the other 50
-# (docs/evaluation.md). The walk is the only list that can reach a passage sharing no words and little
-# meaning with the question (the second hop), so it weighs as much as the other three together; a small
-# k lets the first ranks of each list decide.
+FUSIONS = ("hops", "rrf", "relative")
+FIRST_HOP = ("semantic", "keyword")  # the question's own ranking; the others look one hop further
+# For fusion="rrf" (all four lists summed): k and the walk's weight were chosen on hotpotqa-100's first 50
+# questions and checked on the other 50 (docs/evaluation.md). The walk is the only list that can reach a
+# passage sharing no words and little meaning with the question (the second hop), so it weighs as much as
+# the other three together; a small k lets the first ranks of each list decide.
 DEFAULT_WEIGHTS = {"semantic": 1.0, "keyword": 1.0, "feedback": 1.0, "graph": 3.0}
 DEFAULT_RRF_K = 10
 FEEDBACK_CHUNKS = 2
@@ -81,9 +88,11 @@ class Retrieval:
 class GraphAwareRetriever(BaseRetriever):
     def __init__(self, *, search: SearchService, collections: CollectionService, graph: GraphService | None = None,
                  walk: GraphWalk | None = None, llm: LLMClient | None = None, weights: dict[str, float] | None = None,
-                 fusion: str = "rrf", depth: int = 50, rrf_k: int = DEFAULT_RRF_K, mmr_lambda: float = 0.95,
+                 fusion: str = "hops", depth: int = 50, rrf_k: int = DEFAULT_RRF_K, mmr_lambda: float = 0.95,
                  use_mmr: bool = True, rerank_candidates: int = 20) -> None:
         super().__init__()
+        if fusion not in FUSIONS:
+            raise ValueError(f"fusion must be one of {FUSIONS}, not {fusion!r}")
         self.search = search
         self.collections = collections
         self.graph = graph
@@ -120,17 +129,19 @@ class GraphAwareRetriever(BaseRetriever):
             finally:
                 timings[name] = (time.perf_counter() - t0) * 1000
 
-        with ThreadPoolExecutor(max_workers=3) as pool:
+        with ThreadPoolExecutor(max_workers=2) as pool:
             sem_f = pool.submit(timed, "semantic", semantic_r.retrieve, bundle)
             kw_f = pool.submit(timed, "keyword", keyword_r.retrieve, bundle) if "keyword" in retrievers else None
             semantic = sem_f.result()
-            graph_f = pool.submit(timed, "graph", self._walk, query, semantic, cids, extra_entities or [], scope) \
-                if "graph" in retrievers else None
             keyword = kw_f.result() if kw_f else []
+            # The first hop's best chunks feed both lists that look further: their words expand the question
+            # for BM25, their named entities seed the walk (the bridge entity a second hop needs).
+            first = self._first_hop({"semantic": [chunk_id(n) for n in semantic],
+                                     "keyword": [chunk_id(n) for n in keyword]})[:FEEDBACK_CHUNKS]
+            graph_f = pool.submit(timed, "graph", self._walk, query, semantic, first, cids, extra_entities or [], scope) \
+                if "graph" in retrievers else None
             feedback: list[NodeWithScore] = []
             if "feedback" in retrievers and keyword:
-                first = ranked(rrf([([chunk_id(n) for n in semantic], 1.0), ([chunk_id(n) for n in keyword], 1.0)],
-                                   60))[:FEEDBACK_CHUNKS]
                 feedback = timed("feedback", KeywordRetriever(self.search, collections=scope, limit=self.depth,
                                                               feedback=first, memo=memo).retrieve, bundle)
             graph_nodes, facts, entity_keys = graph_f.result() if graph_f else ([], [], [])
@@ -152,16 +163,18 @@ class GraphAwareRetriever(BaseRetriever):
             strict = len(chunk_store.matching_every_word(conn, [chunk_id(n) for n in keyword], query))
         return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict, reranked_by)
 
-    def _walk(self, query: str, semantic: list[NodeWithScore], cids: list[int], extra: list[str],
+    def _walk(self, query: str, semantic: list[NodeWithScore], feedback: list[int], cids: list[int], extra: list[str],
               scope: list[str] | None) -> tuple[list[NodeWithScore], list[Fact], list[str]]:
-        """The walk's top chunks (seeded by the question's entities, the previous turn's and the semantic hits),
-        and the facts of the entities it started from, for the answer."""
+        """The walk's top chunks (seeded by the question's entities, the previous turn's, those the first hop's
+        best chunks name and the semantic hits), the facts of the entities it started from, for the answer,
+        and the question's entity keys."""
         if self.walk is None or not cids:
             return [], [], []
         retriever = GraphWalkRetriever(self.walk, SemanticRetriever(self.search, collections=scope), self.collections,
                                        scope=scope, limit=self.depth)
-        result = retriever.walk_from(query, semantic, extra)
-        keys = [e.key for e in result.seeds]
+        result = retriever.walk_from(query, semantic, extra, feedback)
+        asked = [e.key for e in result.seeds]
+        keys = asked + [e.key for e in result.feedback]
         facts: dict[str, Fact] = {}
         if self.graph is not None:
             if not keys and semantic:  # no entity named: those of the best passages, for the answer's facts
@@ -171,18 +184,29 @@ class GraphAwareRetriever(BaseRetriever):
                 for fact in self.graph.facts_of_entity(key, cids, limit=60):
                     facts.setdefault(fact.id, fact)
         top_ids = ranked(result.scores)[: self.depth]
-        return load_nodes(self.search, top_ids, result.scores, "graph"), list(facts.values()), keys
+        return load_nodes(self.search, top_ids, result.scores, "graph"), list(facts.values()), asked or keys
 
     def _fuse(self, lists: dict[str, list[NodeWithScore]]) -> list[NodeWithScore]:
         """The fused candidates, best first, each node once with its fused score."""
         nodes = {chunk_id(n): n for ns in lists.values() for n in reversed(ns)}
+        ids = {name: [chunk_id(n) for n in ns] for name, ns in lists.items() if ns}
+        if self.fusion == "hops":  # a list weighted 0 is left out, as in the sums
+            further = [ids[name] for name in RETRIEVERS
+                       if name in ids and name not in FIRST_HOP and self.weights.get(name, 0.0) > 0]
+            order, fused = round_robin([h for h in [self._first_hop(ids), *further] if h])
+            return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in order]
         if self.fusion == "rrf":
-            fused = rrf([([chunk_id(n) for n in ns], self.weights.get(name, 0.0)) for name, ns in lists.items() if ns],
-                        self.rrf_k)
+            fused = rrf([(ns, self.weights.get(name, 0.0)) for name, ns in ids.items()], self.rrf_k)
         else:
             fused = relative_score_fusion({name: {chunk_id(n): n.score or 0.0 for n in ns}
                                            for name, ns in lists.items() if ns}, self.weights)
         return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in ranked(fused)]
+
+    def _first_hop(self, ids: dict[str, list[int]]) -> list[int]:
+        """Semantic and BM25 fused by reciprocal rank, as Search fuses them: the feedback pass reads its first
+        chunks, and hop fusion interleaves it with the lists that look further."""
+        return ranked(rrf([(ids[name], self.weights.get(name, 0.0)) for name in FIRST_HOP if ids.get(name)],
+                          self.search.rrf_k))
 
     def _rerank(self, candidates: list[NodeWithScore], query: str, limit: int) -> tuple[list[NodeWithScore], str]:
         bundle = QueryBundle(query)

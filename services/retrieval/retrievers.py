@@ -88,12 +88,14 @@ class GraphWalkRetriever(BaseRetriever):
         self.limit = limit
         self.last: WalkResult | None = None  # the last walk's seeds and size, for diagnostics
 
-    def walk_from(self, question: str, dense: list[NodeWithScore], extra_keys: list[str] | None = None) -> WalkResult:
-        """Walk from ``question`` with ``dense`` (semantic nodes) as passage seeds."""
+    def walk_from(self, question: str, dense: list[NodeWithScore], extra_keys: list[str] | None = None,
+                  feedback: list[int] | None = None) -> WalkResult:
+        """Walk from ``question`` with ``dense`` (semantic nodes) as passage seeds and the named entities of
+        the ``feedback`` chunks as entity seeds."""
         cids = [c.id for c in (self.collections.list() if not self.scope
                                else [self.collections.get(n) for n in self.scope])]
         seeds = {chunk_id(n): float(n.node.metadata.get("semantic_score") or n.score or 0.0) for n in dense}
-        self.last = self.walk.walk(question, cids, dense=seeds, extra_keys=extra_keys)
+        self.last = self.walk.walk(question, cids, dense=seeds, extra_keys=extra_keys, feedback=feedback)
         return self.last
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

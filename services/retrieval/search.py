@@ -1,11 +1,12 @@
 """Search: semantic (pgvector cosine), keyword (Okapi BM25 in PostgreSQL) and hybrid.
 
-Hybrid fuses three ranked lists by reciprocal rank (``Σ weight / (rrf_k + rank)``): semantic, BM25 (run on a
-second connection while the query is embedded and the vectors searched), and BM25 again for the query
-expanded by pseudo-relevance feedback from the first two chunks of the semantic + BM25 fusion
-(:func:`services.stores.keyword_ranking.expanded_keyword`). The similarity threshold
-applies to cosine similarity: it filters semantic candidates (a keyword match needs no threshold to
-count in hybrid).
+Hybrid looks two hops: the question's own ranking, semantic and BM25 (run on a second connection while the
+query is embedded and the vectors searched) fused by reciprocal rank (``Σ weight / (rrf_k + rank)``), and
+BM25 for the query expanded by pseudo-relevance feedback from that fusion's first two chunks
+(:func:`services.stores.keyword_ranking.expanded_keyword`), which reaches the passage a second hop needs.
+The two are interleaved (:func:`services.retrieval.fusion.round_robin`): a hit's score is one over its best
+rank in either. The similarity threshold applies to cosine similarity: it filters semantic candidates (a
+keyword match needs no threshold to count in hybrid).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from sqlalchemy.engine import Engine
 
 from services.collections import Collection, CollectionService
 from services.errors import ValidationFailed
-from services.retrieval.fusion import ranked, rrf
+from services.retrieval.fusion import ranked, round_robin, rrf
 from services.stores import chunk_store, keyword_ranking
 from services.stores.chunk_store import MARK_END, MARK_START, ChunkScope
 from services.stores.embeddings import TextEmbedder
@@ -204,10 +205,13 @@ class SearchService:
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
             expanded: dict[int, float] = {}
             loading: Future[dict[int, Any]] | None = None
+            first: list[int] = []
+            if mode == "hybrid":
+                first = ranked(rrf([(ranked(semantic), self.weights["semantic"]),
+                                    (ranked(keyword), self.weights["keyword"])], self.rrf_k))
             if mode == "hybrid" and keyword:
                 t0 = time.perf_counter()
-                first = ranked(rrf([(ranked(semantic), 1.0), (ranked(keyword), 1.0)], self.rrf_k))
-                # The hits are mostly among this fusion's best: load those while the feedback pass runs.
+                # Half the hits or more are among this fusion's best: load those while the feedback pass runs.
                 loading = pool.submit(self._load, first[:PRELOAD * limit], query, highlight)
                 expanded = keyword_ranking.expanded_keyword(conn, query, first[:FEEDBACK_CHUNKS], chunks, depth=depth,
                                                         memo=memo)
@@ -215,16 +219,13 @@ class SearchService:
             t0 = time.perf_counter()
             if mode == "semantic":
                 scores = semantic
+                top = ranked(scores)[:limit]
             elif mode == "keyword":
                 scores = keyword
+                top = ranked(scores)[:limit]
             else:
-                lists = [(ranked(semantic), self.weights["semantic"]), (ranked(keyword), self.weights["keyword"]),
-                         (ranked(expanded), self.weights["keyword"])]
-                fused = rrf(lists, self.rrf_k)
-                # Scale so that 1.0 means "ranked first by every list".
-                best = sum(w for _, w in lists) / (self.rrf_k + 1) or 1.0
-                scores = {cid: score / best for cid, score in fused.items()}
-            top = ranked(scores)[:limit]
+                order, scores = round_robin([first, ranked(expanded)])
+                top = order[:limit]
             rows = loading.result() if loading is not None else {}
             rows.update(chunk_store.load_hits(conn, [c for c in top if c not in rows], query, highlight=highlight))
             hits = _hits(rows, top, scores, semantic, keyword)

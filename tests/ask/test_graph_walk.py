@@ -9,9 +9,12 @@ import pytest
 import sqlalchemy as sa
 
 from services.ingest.requests import text_request
+from services.retrieval.fusion import ranked, round_robin, rrf
 from services.retrieval.graph_walk import _within, longest_matches, personalized_pagerank, question_keys
+from services.retrieval.retriever import GraphAwareRetriever
 from services.stores import walk_store
 from services.stores.walk_store import WalkEntity
+from tests.utils.stories import make_zorbex_among_distractors
 
 
 def test_longest_matches_prefer_the_whole_name():
@@ -93,6 +96,30 @@ def test_a_seed_needs_a_chunk_among_the_dense_hits(services, zorbex):
     assert [e.key for e in walk.walk(question, cids, dense=supported).seeds] == ["zorbex"]
 
 
+def test_the_first_hops_best_chunks_seed_the_walk_with_their_named_entities(services, zorbex):
+    """Feedback seeds: the Founding passage (the first hop's best) names Ivana Petrova, the bridge; with it as
+    feedback she seeds the walk beside the question's Zorbex, and the Hobby passage gains mass. Its concepts
+    ("industrial sensors") are no seeds."""
+    name, ids = zorbex
+    cids = [services.collections.get(name).id]
+    with services.engine.connect() as conn:
+        chunk_of = dict(conn.execute(sa.text("SELECT document_id, id FROM chunks WHERE document_id = ANY(:d)"),
+                                     {"d": list(ids.values())}).all())
+        named = dict(conn.execute(sa.text(
+            "SELECT e.key, e.type FROM entity_mentions m JOIN graph_entities e ON e.collection_id = m.collection_id "
+            "AND e.key = m.key WHERE m.chunk_id = :c"), {"c": chunk_of[ids["Founding"]]}).all())
+    assert named.get("ivana petrova") == "PERSON" and "CONCEPT" in named.values()
+    walk = services.ask.retriever.walk
+    question = "What does the founder of Zorbex grow?"
+    plain = walk.walk(question, cids)
+    fed = walk.walk(question, cids, feedback=[chunk_of[ids["Founding"]]])
+    assert [e.key for e in plain.seeds] == [e.key for e in fed.seeds] == ["zorbex"]  # the question's own
+    assert plain.feedback == [] and "ivana petrova" in [e.key for e in fed.feedback]
+    assert all(e.type != "CONCEPT" and e.key != "zorbex" for e in fed.feedback)
+    hobby = chunk_of[ids["Hobby"]]
+    assert fed.scores[hobby] > plain.scores[hobby]
+
+
 def test_walk_graph_follows_reingest_and_delete(services, collection):
     doc = services.ingestion.run(text_request(collection, title="Harbour",
                                               text="Captain Nemo sails the Nautilus into Vigo Bay.")).items[0]["document_id"]
@@ -172,3 +199,36 @@ def test_mentions_leave_out_entities_named_by_too_many_chunks_unless_kept(servic
     assert every["nemo"] == 2 and every["ned land"] == 1
     assert "nemo" not in bounded and "nautilus" not in bounded and {"ned land", "vigo bay"} <= bounded
     assert kept == bounded | {"nemo"}
+
+
+@pytest.fixture
+def zorbex_and_distractors(services):
+    name = make_zorbex_among_distractors(services)
+    yield name
+    services.collections.delete(name)
+
+
+def test_ask_fuses_by_hop_first_hop_rrf_interleaved_with_feedback_and_walk(services, zorbex_and_distractors):
+    """Ask's default fusion, recomputed from each chunk's rank in every list: the RRF of semantic and BM25
+    (Search's k and weights), then the feedback list and the walk, interleaved in that order."""
+    base = services.ask.retriever
+    retriever = GraphAwareRetriever(search=base.search, collections=base.collections, graph=base.graph,
+                                    walk=base.walk, weights=base.weights, use_mmr=False)
+    result = retriever.gather("What does the founder of Zorbex grow in summer?", [zorbex_and_distractors],
+                              limit=200, threshold=-1)
+    assert result.counts["fused"] == len(result.chunks)  # every candidate returned: the lists are complete
+    assert result.counts["feedback"] and result.counts["graph"]
+    rank_of = {c.chunk_id: c.sources for c in result.chunks}
+
+    def ranked_by(name: str) -> list[int]:
+        return sorted((c for c, r in rank_of.items() if name in r), key=lambda c: rank_of[c][name])
+
+    k, w = base.search.rrf_k, base.weights
+    first = {c: sum(w[n] / (k + r[n]) for n in ("semantic", "keyword") if n in r) for c, r in rank_of.items()
+             if "semantic" in r or "keyword" in r}
+    lists = [sorted(first, key=lambda c: (-first[c], c)), ranked_by("feedback"), ranked_by("graph")]
+    expected, _ = round_robin(lists)
+    assert [c.chunk_id for c in result.chunks] == expected
+    # The data tells the interleaving from the first hop alone and from a sum of reciprocal ranks.
+    assert expected != lists[0]
+    assert expected != ranked(rrf([(ids, 1.0) for ids in lists], k))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pydantic
+import pytest
 
 from services.retrieval.answer import map_citations, quoted_sentences
-from services.retrieval.fusion import mmr, rrf
+from services.retrieval.fusion import mmr, round_robin, rrf
 from services.retrieval.retriever import ContextChunk
+from services.settings import Settings
 
 
 def test_weighted_rrf_arithmetic_and_order():
@@ -15,6 +18,13 @@ def test_weighted_rrf_arithmetic_and_order():
     assert abs(fused[3] - (0.6 / 63 + 0.3 / 61)) < 1e-12
     assert abs(fused[4] - (0.3 / 62 + 0.3 / 61)) < 1e-12
     assert sorted(fused, key=fused.get, reverse=True) == [3, 1, 4, 2]  # 0.6/61 > 0.3/62 + 0.3/61
+
+
+def test_round_robin_takes_each_list_in_turn_each_id_once():
+    order, score = round_robin([[1, 2, 3], [2, 4], [5, 1, 6, 7]])
+    assert order == [1, 2, 5, 4, 3, 6, 7]  # round 1: 1, 2, 5; round 2: (2), 4, (1); round 3: 3, 6; round 4: 7
+    assert score == {1: 1.0, 2: 1.0, 5: 1.0, 4: 0.5, 3: 1 / 3, 6: 1 / 3, 7: 0.25}
+    assert round_robin([]) == ([], {}) and round_robin([[], [9]]) == ([9], {9: 1.0})
 
 
 def test_mmr_prefers_novelty_over_a_near_duplicate():
@@ -134,3 +144,10 @@ def test_an_extractive_answer_quotes_a_repeated_sentence_once(services):
     embedder = services.embedder
     answer = extract(embedder.embed_query("Why was there war with Mexico?"), embedder.embed_texts, context)
     assert answer.text.count(same) == 1 and answer.citations[1] == 1, answer.text
+
+
+def test_ask_fusion_setting_is_hops_or_rrf():
+    assert Settings().ask_fusion == "hops"
+    assert Settings(ask_fusion="rrf").ask_fusion == "rrf"
+    with pytest.raises(pydantic.ValidationError):
+        Settings(ask_fusion="sum")

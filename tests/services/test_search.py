@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from services.errors import EmbeddingMismatch, ValidationFailed
 from services.retrieval.search import MAX_LIMIT, MAX_QUERY_CHARS
 from tests.utils.ingest import ingest_text, only_item, scalar
+from tests.utils.stories import make_zorbex_among_distractors
 
 DOCS = {
     "Bread": ("Knead the dough for ten minutes, leave it to rise until doubled, then put the loaf "
@@ -152,32 +153,46 @@ def test_keyword_uses_stemming(services, corpus):
 # -- hybrid -------------------------------------------------------------------------------------
 
 
-def test_hybrid_order_is_weighted_rrf_of_semantic_bm25_and_bm25_with_feedback(services, corpus):
-    query = "golden moons over the stadium"
+@pytest.fixture
+def hops(services):
+    name = make_zorbex_among_distractors(services)
+    yield name
+    services.collections.delete(name)
+
+
+def test_hybrid_interleaves_the_rrf_of_semantic_and_bm25_with_bm25_with_feedback(services, hops):
+    """Hybrid's order, computed here from the single modes: the weighted RRF of semantic and BM25 (the
+    first hop), interleaved with BM25 for the query expanded from that fusion's first two chunks."""
+    query = "What does the founder of Zorbex grow in summer?"
+
+    def run(**kw):
+        return services.search.search(query, collections=[hops], **kw)
+
     k, w_s, w_k = services.search.rrf_k, services.search.weights["semantic"], services.search.weights["keyword"]
     depth = 50  # hybrid fuses each list's first 50 candidates; give the single modes the same depth
-    sem = _search(services, corpus, query, mode="semantic", threshold=-1, limit=depth)
-    kw = _search(services, corpus, query, mode="keyword", limit=depth)
-    hyb = _search(services, corpus, query, mode="hybrid", threshold=-1, limit=10)
+    sem = run(mode="semantic", threshold=-1, limit=depth)
+    kw = run(mode="keyword", limit=depth)
+    hyb = run(mode="hybrid", threshold=-1, limit=4)
     assert len(kw.hits) >= 2
     rank_s = {h.chunk_id: r for r, h in enumerate(sem.hits, start=1)}
     rank_k = {h.chunk_id: r for r, h in enumerate(kw.hits, start=1)}
-    first = {cid: (1 / (k + rank_s[cid]) if cid in rank_s else 0.0) + (1 / (k + rank_k[cid]) if cid in rank_k else 0.0)
+    first = {cid: (w_s / (k + rank_s[cid]) if cid in rank_s else 0.0) + (w_k / (k + rank_k[cid]) if cid in rank_k else 0.0)
              for cid in set(rank_s) | set(rank_k)}
-    feedback_ids = sorted(first, key=lambda c: (-first[c], c))[:2]  # ties in id order, as the service does
-    fb = _search(services, corpus, query, mode="keyword", limit=depth, feedback=feedback_ids)
+    first_ids = sorted(first, key=lambda c: (-first[c], c))  # ties in id order, as the service does
+    fb = run(mode="keyword", limit=depth, feedback=first_ids[:2])
     assert fb.hits  # (that the expansion finds new passages is tested in test_bm25.py)
-    rank_f = {h.chunk_id: r for r, h in enumerate(fb.hits, start=1)}
-    fused = {cid: sum(w / (k + ranks[cid]) for ranks, w in ((rank_s, w_s), (rank_k, w_k), (rank_f, w_k)) if cid in ranks)
-             for cid in set(rank_s) | set(rank_k) | set(rank_f)}
-    best = max(fused, key=fused.get)
-    assert hyb.hits[0].chunk_id == best
-    assert [h.chunk_id for h in hyb.hits] == sorted(fused, key=lambda c: (-fused[c], c))[:10]
-    # Scores are the fused values up to one positive scale factor (the service may normalise them).
-    scale = hyb.hits[0].score / fused[best]
-    assert scale > 0
+    fb_ids = [h.chunk_id for h in fb.hits]
+    expected: list[int] = []
+    best_rank: dict[int, int] = {}
+    for rank in range(1, max(len(first_ids), len(fb_ids)) + 1):
+        for ids in (first_ids, fb_ids):
+            if rank <= len(ids) and ids[rank - 1] not in best_rank:
+                expected.append(ids[rank - 1])
+                best_rank[ids[rank - 1]] = rank
+    assert [h.chunk_id for h in hyb.hits] == expected[:4]
+    assert expected[:4] != first_ids[:4]  # the feedback list placed something: this query tests the interleaving
     for hit in hyb.hits:
-        assert hit.score == pytest.approx(fused[hit.chunk_id] * scale)
+        assert hit.score == pytest.approx(1 / best_rank[hit.chunk_id])
         assert (hit.keyword_score is not None) == (hit.chunk_id in rank_k)
     assert hyb.notes == kw.notes
 

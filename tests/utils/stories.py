@@ -37,6 +37,30 @@ def make_zorbex(services) -> tuple[str, dict[str, int]]:
     return name, ids
 
 
+DISTRACTORS = [
+    ("Summer gardens", "Gardeners grow beans and squash in summer; a summer garden needs water every day."),
+    ("Founders", "The founder of a company often grows it from a garage into a large firm."),
+    ("Greenhouses", "A greenhouse keeps plants warm, so growers can grow peppers before summer."),
+    ("Sensors", "Industrial sensors measure pressure and heat in factories and pipelines."),
+    ("Oslo", "Oslo is the capital of Norway and lies at the head of the Oslofjord."),
+    ("Harvest", "Farmers in Portugal harvest grapes at the end of summer for wine."),
+    ("Startups", "Many startups founded in 2001 designed software rather than hardware."),
+    ("Tomato history", "Tomatoes came to Europe from the Americas in the sixteenth century."),
+]
+
+
+
+
+def make_zorbex_among_distractors(services) -> str:
+    """Zorbex's four passages and eight that share the question's words or topics but not its answer: a
+    collection where the first-hop lists, the feedback list and the walk rank differently; returns its name."""
+    name = f"hops-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Two hops among distractors.")
+    for title, text in ZORBEX + DISTRACTORS:
+        services.ingestion.run(text_request(name, title=title, text=text))
+    return name
+
+
 FIRST = ("Alice", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiroshi", "Ingrid", "Jonas")
 LAST = ("Walker", "Moreau", "Rossi", "Ivanov", "Garcia", "Haddad", "Larsen", "Tanaka")
 
