@@ -54,21 +54,31 @@ def start_embedded_postgres(data_dir: Path) -> str:
 
     The server keeps running after this process exits (``cleanup_mode=None``)
     so other processes reuse it; a stale ``postmaster.pid`` left by a killed
-    server is detected by pgserver, which starts a fresh postmaster.
+    server is detected by pgserver, which starts a fresh postmaster. Its
+    ``shared_buffers`` is sized to the machine (:mod:`services.stores.embedded_memory`).
     """
     import pgserver  # heavy import, only needed for the embedded default
 
+    from services.stores.embedded_memory import size_shared_buffers
+
     pgdata = data_dir / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
+    created = not (pgdata / "PG_VERSION").exists()
     try:
         server = pgserver.get_server(pgdata, cleanup_mode=None)  # type: ignore[attr-defined]  # not in __all__
         uri = server.get_uri()
+        size_shared_buffers(_embedded_url(uri), pgdata, created=created)
     except Exception as exc:  # pgserver raises assorted errors (subprocess, assert)
         raise StoreUnavailable(
             f"The embedded PostgreSQL in {pgdata} did not start ({exc}). "
             f"See {pgdata / 'log'}; if the folder is damaged, move it away and start again, "
             "or set DATABASE_URL to use your own server."
         ) from exc
+    return _embedded_url(uri)
+
+
+def _embedded_url(uri: str) -> str:
+    """pgserver's URI as a SQLAlchemy URL (its unix socket)."""
     socket_dir = re.search(r"host=([^&]+)", uri)
     if not socket_dir:
         raise StoreUnavailable(f"Unexpected embedded PostgreSQL URI: {uri}")
