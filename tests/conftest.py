@@ -116,6 +116,16 @@ def collection(services) -> Iterator[str]:
         pass
 
 
+@pytest.fixture
+def zorbex_and_distractors(services) -> Iterator[str]:
+    """Zorbex's two hops among eight distractors (tests/utils/stories.py), deleted afterwards."""
+    from tests.utils.stories import make_zorbex_among_distractors
+
+    name = make_zorbex_among_distractors(services)
+    yield name
+    services.collections.delete(name)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED.is_dir():

@@ -14,7 +14,6 @@ from services.retrieval.graph_walk import _within, longest_matches, personalized
 from services.retrieval.retriever import GraphAwareRetriever
 from services.stores import walk_store
 from services.stores.walk_store import WalkEntity
-from tests.utils.stories import make_zorbex_among_distractors
 
 
 def test_longest_matches_prefer_the_whole_name():
@@ -199,13 +198,6 @@ def test_mentions_leave_out_entities_named_by_too_many_chunks_unless_kept(servic
     assert every["nemo"] == 2 and every["ned land"] == 1
     assert "nemo" not in bounded and "nautilus" not in bounded and {"ned land", "vigo bay"} <= bounded
     assert kept == bounded | {"nemo"}
-
-
-@pytest.fixture
-def zorbex_and_distractors(services):
-    name = make_zorbex_among_distractors(services)
-    yield name
-    services.collections.delete(name)
 
 
 def test_ask_fuses_by_hop_first_hop_rrf_interleaved_with_feedback_and_walk(services, zorbex_and_distractors):

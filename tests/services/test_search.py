@@ -11,7 +11,6 @@ import sqlalchemy as sa
 from services.errors import EmbeddingMismatch, ValidationFailed
 from services.retrieval.search import MAX_LIMIT, MAX_QUERY_CHARS
 from tests.utils.ingest import ingest_text, only_item, scalar
-from tests.utils.stories import make_zorbex_among_distractors
 
 DOCS = {
     "Bread": ("Knead the dough for ten minutes, leave it to rise until doubled, then put the loaf "
@@ -153,20 +152,13 @@ def test_keyword_uses_stemming(services, corpus):
 # -- hybrid -------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def hops(services):
-    name = make_zorbex_among_distractors(services)
-    yield name
-    services.collections.delete(name)
-
-
-def test_hybrid_interleaves_the_rrf_of_semantic_and_bm25_with_bm25_with_feedback(services, hops):
+def test_hybrid_interleaves_the_rrf_of_semantic_and_bm25_with_bm25_with_feedback(services, zorbex_and_distractors):
     """Hybrid's order, computed here from the single modes: the weighted RRF of semantic and BM25 (the
     first hop), interleaved with BM25 for the query expanded from that fusion's first two chunks."""
     query = "What does the founder of Zorbex grow in summer?"
 
     def run(**kw):
-        return services.search.search(query, collections=[hops], **kw)
+        return services.search.search(query, collections=[zorbex_and_distractors], **kw)
 
     k, w_s, w_k = services.search.rrf_k, services.search.weights["semantic"], services.search.weights["keyword"]
     depth = 50  # hybrid fuses each list's first 50 candidates; give the single modes the same depth
