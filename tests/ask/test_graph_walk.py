@@ -7,11 +7,13 @@ import uuid
 import numpy as np
 import pytest
 import sqlalchemy as sa
+from llama_index.core.schema import NodeWithScore, TextNode
 
 from services.ingest.requests import text_request
 from services.retrieval.fusion import ranked, round_robin, rrf
 from services.retrieval.graph_walk import _within, longest_matches, personalized_pagerank, question_keys
 from services.retrieval.retriever import GraphAwareRetriever
+from services.retrieval.retrievers import chunk_id
 from services.stores import walk_store
 from services.stores.walk_store import WalkEntity
 
@@ -224,3 +226,20 @@ def test_ask_fuses_by_hop_first_hop_rrf_interleaved_with_feedback_and_walk(servi
     # The data tells the interleaving from the first hop alone and from a sum of reciprocal ranks.
     assert expected != lists[0]
     assert expected != ranked(rrf([(ids, 1.0) for ids in lists], k))
+
+
+def test_hop_fusion_takes_the_first_hop_then_the_feedback_list_then_the_walk(services):
+    """Ask's _fuse on given lists: semantic [1, 2] and BM25 [2, 3] make the first hop [2, 1, 3]; each round
+    then takes the first hop's, the feedback list's and the walk's next new chunk, in that order."""
+    base = services.ask.retriever
+    retriever = GraphAwareRetriever(search=base.search, collections=base.collections, weights=base.weights)
+
+    def nodes(ids: list[int]) -> list[NodeWithScore]:
+        return [NodeWithScore(node=TextNode(text=str(i), id_=str(i), metadata={"chunk_id": i}), score=1.0) for i in ids]
+
+    lists = {"semantic": nodes([1, 2]), "keyword": nodes([2, 3]), "feedback": nodes([4, 5]), "graph": nodes([6, 4])}
+    fused = retriever._fuse(lists)
+    assert [chunk_id(n) for n in fused] == [2, 4, 6, 1, 5, 3]
+    assert [n.score for n in fused] == [1.0, 1.0, 1.0, 0.5, 0.5, 1 / 3]
+    retriever.weights = {**base.weights, "graph": 0.0}  # a list weighted 0 is left out
+    assert [chunk_id(n) for n in retriever._fuse(lists)] == [2, 4, 1, 5, 3]
