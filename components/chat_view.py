@@ -51,9 +51,10 @@ def diagnostics_table(diagnostics: dict[str, Any]) -> pd.DataFrame:
     """The diagnostics as rows a person reads: what was retrieved, how long each phase took, and why."""
     rows: list[tuple[str, str]] = []
     counts = diagnostics.get("counts") or {}
-    for name in ("semantic", "keyword", "graph"):
+    for name, label in (("semantic", "semantic search"), ("keyword", "keyword search"),
+                        ("feedback", "keyword search widened by the best passages' words"), ("graph", "graph search")):
         if name in counts:
-            rows.append((f"Candidates from {name} search", str(counts[name])))
+            rows.append((f"Candidates from {label}", str(counts[name])))
     if "fused" in counts:
         rows.append(("After fusion (deduplicated)", str(counts["fused"])))
     if "returned" in counts:
