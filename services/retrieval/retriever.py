@@ -6,8 +6,8 @@
    for the question expanded by pseudo-relevance feedback from their words (the ``feedback`` list), and the
    graph walk, seeded by the question's entities, by the named entities those chunks name and by the
    semantic hits (the bridge entity a second hop needs is often named in the passage that answers the first).
-3. The lists are fused by hop (``fusion="hops"``, the default): the question's own ranking (semantic + BM25,
-   reciprocal-rank fusion with k 60, where agreement is evidence) is interleaved with the two lists that look
+3. The lists are fused by hop (``fusion="hops"``, the default): the question's own ranking (semantic + BM25 by
+   reciprocal rank, where agreement is evidence: :meth:`SearchService.first_hop`, Search's) is interleaved with the two lists that look
    a hop further, the feedback list and the graph walk (:func:`services.retrieval.fusion.round_robin`), so
    the walk's second hop is not buried by lists that cannot reach it. ``fusion="rrf"`` is the weighted
    reciprocal-rank fusion of all four (k and the walk's weight in settings); chosen between on the first half
@@ -136,8 +136,8 @@ class GraphAwareRetriever(BaseRetriever):
             keyword = kw_f.result() if kw_f else []
             # The first hop's best chunks feed both lists that look further: their words expand the question
             # for BM25, their named entities seed the walk (the bridge entity a second hop needs).
-            first = self._first_hop({"semantic": [chunk_id(n) for n in semantic],
-                                     "keyword": [chunk_id(n) for n in keyword]})[:FEEDBACK_CHUNKS]
+            first = self.search.first_hop([chunk_id(n) for n in semantic],
+                                          [chunk_id(n) for n in keyword])[:FEEDBACK_CHUNKS]
             graph_f = pool.submit(timed, "graph", self._walk, query, semantic, first, cids, extra_entities or [], scope) \
                 if "graph" in retrievers else None
             feedback: list[NodeWithScore] = []
@@ -193,7 +193,8 @@ class GraphAwareRetriever(BaseRetriever):
         if self.fusion == "hops":  # a list weighted 0 is left out, as in the sums
             further = [ids[name] for name in RETRIEVERS
                        if name in ids and name not in FIRST_HOP and self.weights.get(name, 0.0) > 0]
-            order, fused = round_robin([h for h in [self._first_hop(ids), *further] if h])
+            first = self.search.first_hop(ids.get("semantic", []), ids.get("keyword", []))
+            order, fused = round_robin([h for h in [first, *further] if h])
             return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in order]
         if self.fusion == "rrf":
             fused = rrf([(ns, self.weights.get(name, 0.0)) for name, ns in ids.items()], self.rrf_k)
@@ -201,12 +202,6 @@ class GraphAwareRetriever(BaseRetriever):
             fused = relative_score_fusion({name: {chunk_id(n): n.score or 0.0 for n in ns}
                                            for name, ns in lists.items() if ns}, self.weights)
         return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in ranked(fused)]
-
-    def _first_hop(self, ids: dict[str, list[int]]) -> list[int]:
-        """Semantic and BM25 fused by reciprocal rank, as Search fuses them: the feedback pass reads its first
-        chunks, and hop fusion interleaves it with the lists that look further."""
-        return ranked(rrf([(ids[name], self.weights.get(name, 0.0)) for name in FIRST_HOP if ids.get(name)],
-                          self.search.rrf_k))
 
     def _rerank(self, candidates: list[NodeWithScore], query: str, limit: int) -> tuple[list[NodeWithScore], str]:
         bundle = QueryBundle(query)

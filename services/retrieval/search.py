@@ -141,6 +141,11 @@ class SearchService:
                 notes.append(f"Skipped {coll.name!r}: built with {coll.embedding_model}, not the configured model.")
         return usable
 
+    def first_hop(self, semantic: list[int], keyword: list[int]) -> list[int]:
+        """The question's own ranking: semantic and BM25 (ids, best first) fused by weighted reciprocal rank.
+        Hybrid and Ask interleave it with the lists that look a hop further, whose feedback is its first chunks."""
+        return ranked(rrf([(semantic, self.weights["semantic"]), (keyword, self.weights["keyword"])], self.rrf_k))
+
     def _keyword(self, query: str, chunks: ChunkScope, depth: int,
                  memo: keyword_ranking.BM25Memo) -> tuple[dict[int, float], float]:
         """BM25 for ``query`` on a connection of its own (keeping what it read in ``memo``), and its milliseconds."""
@@ -205,10 +210,7 @@ class SearchService:
                 timings["keyword"] = (time.perf_counter() - t0) * 1000
             expanded: dict[int, float] = {}
             loading: Future[dict[int, Any]] | None = None
-            first: list[int] = []
-            if mode == "hybrid":
-                first = ranked(rrf([(ranked(semantic), self.weights["semantic"]),
-                                    (ranked(keyword), self.weights["keyword"])], self.rrf_k))
+            first = self.first_hop(ranked(semantic), ranked(keyword)) if mode == "hybrid" else []
             if mode == "hybrid" and keyword:
                 t0 = time.perf_counter()
                 # Half the hits or more are among this fusion's best: load those while the feedback pass runs.
@@ -217,15 +219,12 @@ class SearchService:
                                                         memo=memo)
                 timings["feedback"] = (time.perf_counter() - t0) * 1000
             t0 = time.perf_counter()
-            if mode == "semantic":
-                scores = semantic
-                top = ranked(scores)[:limit]
-            elif mode == "keyword":
-                scores = keyword
-                top = ranked(scores)[:limit]
-            else:
+            if mode == "hybrid":
                 order, scores = round_robin([first, ranked(expanded)])
-                top = order[:limit]
+            else:
+                scores = semantic if mode == "semantic" else keyword
+                order = ranked(scores)
+            top = order[:limit]
             rows = loading.result() if loading is not None else {}
             rows.update(chunk_store.load_hits(conn, [c for c in top if c not in rows], query, highlight=highlight))
             hits = _hits(rows, top, scores, semantic, keyword)

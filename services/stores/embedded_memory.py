@@ -7,9 +7,11 @@ hybrid p95 32-33 ms and 30-32 (docs/bench/findings.md). PostgreSQL's guide sugge
 memory for a dedicated server; the embedded one shares the machine with the app, so a quarter capped at
 1 GB. Linux backs shared memory only as it is used, so a small collection costs no more than before.
 
+Only a server on initdb's value is changed: one whose ``shared_buffers`` someone set is left as set.
 ``ALTER SYSTEM`` keeps the setting in the data folder; it takes effect when the server starts. A server
 this process has just created is restarted at once (nothing else can be connected yet); one found running
-(other processes may be using it) gets the setting at its next start.
+(other processes may be using it) gets the setting at its next start. Sizing is an optimisation: if it
+cannot be read or set, the server runs on as it is (a warning is logged); a restart that fails is an error.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ import os
 from pathlib import Path
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from services.stores.postgres import pg_ctl_as_owner
 
 log = logging.getLogger(__name__)
 
 MB = 1024 * 1024
 CAP_MB = 1024
-FLOOR_MB = 128  # initdb's default: never less
+INITDB_MB = 128  # initdb's default, and the floor
 
 
 def shared_buffers_mb(memory_bytes: int | None = None) -> int:
@@ -33,8 +38,18 @@ def shared_buffers_mb(memory_bytes: int | None = None) -> int:
         try:
             memory_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         except (ValueError, OSError, AttributeError):  # not on this platform: keep the default
-            return FLOOR_MB
-    return max(FLOOR_MB, min(CAP_MB, memory_bytes // 4 // MB))
+            return INITDB_MB
+    return max(INITDB_MB, min(CAP_MB, memory_bytes // 4 // MB))
+
+
+def buffers(conn: Connection) -> tuple[int, str | None]:
+    """(the server's shared_buffers now, in MB; the value its files give the next start, e.g. ``'512MB'``)."""
+    now = conn.execute(sa.text(
+        "SELECT setting::bigint * (SELECT setting::bigint FROM pg_settings WHERE name = 'block_size') "
+        "FROM pg_settings WHERE name = 'shared_buffers'")).scalar_one()
+    configured = conn.execute(sa.text(  # the last file setting wins: postgresql.auto.conf's, if any
+        "SELECT setting FROM pg_file_settings WHERE name = 'shared_buffers' ORDER BY seqno DESC LIMIT 1")).scalar()
+    return int(now) // MB, configured
 
 
 def size_shared_buffers(url: str, pgdata: Path, *, created: bool) -> bool:
@@ -43,14 +58,13 @@ def size_shared_buffers(url: str, pgdata: Path, *, created: bool) -> bool:
     engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as conn:
-            current = int(conn.execute(sa.text(
-                "SELECT setting::bigint * (SELECT setting::bigint FROM pg_settings WHERE name = 'block_size') "
-                "FROM pg_settings WHERE name = 'shared_buffers'")).scalar_one()) // MB
-            configured = conn.execute(sa.text(  # the last file setting wins: postgresql.auto.conf's, if any
-                "SELECT setting FROM pg_file_settings WHERE name = 'shared_buffers' ORDER BY seqno DESC LIMIT 1")).scalar()
-            if configured == f"{wanted}MB" or (configured is None and current == wanted):
-                return False
+            current, configured = buffers(conn)
+            if configured not in (None, f"{INITDB_MB}MB") or current >= wanted:
+                return False  # set by someone, already pending, or enough
             conn.execute(sa.text(f"ALTER SYSTEM SET shared_buffers = '{wanted}MB'"))
+    except sa.exc.SQLAlchemyError as exc:
+        log.warning("could not size the embedded PostgreSQL's shared_buffers (%s); it keeps its own", exc)
+        return False
     finally:
         engine.dispose()
     if created:
@@ -62,9 +76,5 @@ def size_shared_buffers(url: str, pgdata: Path, *, created: bool) -> bool:
 
 def restart_embedded_postgres(pgdata: Path) -> None:
     """Restart the server in ``pgdata`` with the options it was started with (same socket)."""
-    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # the wheel's own pg_ctl wrapper
-
-    owner = pgdata.owner()
-    kwargs = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
     # -l as pgserver starts it: the server's output goes to its log, not to pg_ctl's captured output.
-    pg_ctl(["-m", "fast", "-w", "-l", str(pgdata / "log"), "restart"], pgdata=pgdata, timeout=60, **kwargs)
+    pg_ctl_as_owner(pgdata, ["-m", "fast", "-w", "-l", str(pgdata / "log"), "restart"])

@@ -66,15 +66,15 @@ def start_embedded_postgres(data_dir: Path) -> str:
     created = not (pgdata / "PG_VERSION").exists()
     try:
         server = pgserver.get_server(pgdata, cleanup_mode=None)  # type: ignore[attr-defined]  # not in __all__
-        uri = server.get_uri()
-        size_shared_buffers(_embedded_url(uri), pgdata, created=created)
+        url = _embedded_url(server.get_uri())
+        size_shared_buffers(url, pgdata, created=created)
     except Exception as exc:  # pgserver raises assorted errors (subprocess, assert)
         raise StoreUnavailable(
             f"The embedded PostgreSQL in {pgdata} did not start ({exc}). "
             f"See {pgdata / 'log'}; if the folder is damaged, move it away and start again, "
             "or set DATABASE_URL to use your own server."
         ) from exc
-    return _embedded_url(uri)
+    return url
 
 
 def _embedded_url(uri: str) -> str:
@@ -85,17 +85,22 @@ def _embedded_url(uri: str) -> str:
     return f"postgresql+psycopg2://postgres:@/postgres?host={socket_dir.group(1)}"
 
 
-def stop_embedded_postgres(data_dir: Path) -> bool:
-    """Stop the embedded server in ``data_dir/pg`` if it runs (fast shutdown); True if one was stopped."""
+def pg_ctl_as_owner(pgdata: Path, args: list[str]) -> None:
+    """Run pg_ctl on ``pgdata`` as the folder's owner (pgserver runs the server as its own user under root)."""
     from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # the wheel's own pg_ctl wrapper (avoids a pipe hang)
 
+    owner = pgdata.owner()
+    kwargs = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
+    pg_ctl(args, pgdata=pgdata, timeout=60, **kwargs)
+
+
+def stop_embedded_postgres(data_dir: Path) -> bool:
+    """Stop the embedded server in ``data_dir/pg`` if it runs (fast shutdown); True if one was stopped."""
     pgdata = data_dir / "pg"
     if not (pgdata / "postmaster.pid").exists():
         return False
-    owner = pgdata.owner()
-    kwargs = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
     try:
-        pg_ctl(["-m", "fast", "-w", "stop"], pgdata=pgdata, timeout=60, **kwargs)
+        pg_ctl_as_owner(pgdata, ["-m", "fast", "-w", "stop"])
     except Exception:  # already stopped, or a stale pid file
         return False
     return True

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from services.stores.embedded_memory import MB, restart_embedded_postgres, shared_buffers_mb
+from services.stores.embedded_memory import MB, buffers, restart_embedded_postgres, shared_buffers_mb
 from services.stores.postgres import stop_embedded_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,26 +31,25 @@ def _start(folder: Path) -> str:
 
 def _buffers(url: str) -> tuple[int, str | None]:
     """(shared_buffers in MB now, the configured value the next start will use)."""
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            return buffers(conn)
+    finally:
+        engine.dispose()
+
+
+def _alter(url: str, statement: str) -> None:
     engine = sa.create_engine(url, poolclass=sa.pool.NullPool, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as conn:
-            now = conn.execute(sa.text(
-                "SELECT setting::bigint * (SELECT setting::bigint FROM pg_settings WHERE name = 'block_size') "
-                "FROM pg_settings WHERE name = 'shared_buffers'")).scalar_one() // MB
-            configured = conn.execute(sa.text("SELECT setting FROM pg_file_settings WHERE name = 'shared_buffers' "
-                                              "ORDER BY seqno DESC LIMIT 1")).scalar()
-            return int(now), configured
+            conn.execute(sa.text(statement))
     finally:
         engine.dispose()
 
 
 def _reset_to_initdb_default(url: str, pgdata: Path) -> None:
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(sa.text("ALTER SYSTEM RESET shared_buffers"))
-    finally:
-        engine.dispose()
+    _alter(url, "ALTER SYSTEM RESET shared_buffers")
     restart_embedded_postgres(pgdata)
 
 
@@ -75,5 +74,10 @@ def test_new_server_at_once_running_server_at_its_next_start(tmp_path):
         assert stop_embedded_postgres(tmp_path)
         url = _start(tmp_path)
         assert _buffers(url) == (wanted, f"{wanted}MB")
+        # A value someone set is theirs: the next start leaves it.
+        _alter(url, "ALTER SYSTEM SET shared_buffers = '200MB'")
+        assert stop_embedded_postgres(tmp_path)
+        url = _start(tmp_path)
+        assert _buffers(url) == (200, "200MB")
     finally:
         stop_embedded_postgres(tmp_path)
