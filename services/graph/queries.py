@@ -18,6 +18,7 @@ from __future__ import annotations
 INDEXES = [
     "CREATE INDEX FOR (e:Entity) ON (e.collection_id)",
     "CREATE INDEX FOR (e:Entity) ON (e.key)",
+    "CREATE INDEX FOR (e:Entity) ON (e.name_key)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.id)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.document_id)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.chunk_id)",
@@ -54,7 +55,18 @@ RETURN n.node_id AS id, n.text AS text, n.kind AS kind, r.label AS label, m.node
 MERGE_ENTITIES = """
 UNWIND $rows AS row
 MERGE (e:Entity {collection_id: row.collection_id, key: row.key})
-ON CREATE SET e.name = row.name, e.type = row.type
+ON CREATE SET e.name = row.name
+SET e.type = row.type, e.name_key = row.name_key, e.stated = row.stated, e.aliases = row.aliases,
+    e.alias_keys = row.alias_keys
+"""
+
+# The collection's entities a document's names may join: by key, name key or a stated alias.
+EXISTING_ENTITIES = """
+MATCH (e:Entity)
+WHERE e.collection_id = $collection_id
+  AND (e.key IN $keys OR e.name_key IN $keys OR any(a IN coalesce(e.alias_keys, []) WHERE a IN $keys))
+RETURN e.key AS key, e.name AS name, e.name_key AS name_key, e.type AS type, e.stated AS stated,
+       e.aliases AS aliases, e.alias_keys AS alias_keys
 """
 
 CREATE_FACTS = """
@@ -63,8 +75,10 @@ MATCH (a:Entity {collection_id: row.collection_id, key: row.source})
 MATCH (b:Entity {collection_id: row.collection_id, key: row.target})
 CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.relation,
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
-                   valid_from: row.valid_from, status: 'current', date_source: row.date_source,
-                   exclusive: row.exclusive}]->(b)
+                   valid_from: row.valid_from, valid_until: row.valid_until, stated_on: row.stated_on,
+                   raw: row.raw, text_until: row.valid_until,
+                   status: CASE WHEN row.valid_until IS NULL THEN 'current' ELSE 'superseded' END,
+                   date_source: row.date_source, exclusive: row.exclusive}]->(b)
 RETURN count(*) AS n
 """
 
@@ -106,12 +120,12 @@ DELETE_COLLECTION = "MATCH (e:Entity {collection_id: $collection_id}) DETACH DEL
 
 CHAIN_BY_OBJECT = """
 MATCH (a:Entity)-[r:FACT {collection_id: $collection_id, relation: $relation}]->(b:Entity {collection_id: $collection_id, key: $key})
-RETURN r.id AS id, r.valid_from AS valid_from, a.key AS other
+RETURN r.id AS id, coalesce(r.valid_from, r.stated_on) AS valid_from, a.key AS other, r.text_until AS text_until
 """
 
 CHAIN_BY_SUBJECT = """
 MATCH (a:Entity {collection_id: $collection_id, key: $key})-[r:FACT {collection_id: $collection_id, relation: $relation}]->(b:Entity)
-RETURN r.id AS id, r.valid_from AS valid_from, b.key AS other
+RETURN r.id AS id, coalesce(r.valid_from, r.stated_on) AS valid_from, b.key AS other, r.text_until AS text_until
 """
 
 SET_VALIDITY = """
@@ -122,10 +136,11 @@ SET r.valid_until = row.valid_until, r.status = row.status
 
 FIND_ENTITIES = """
 MATCH (e:Entity)
-WHERE e.collection_id IN $collection_ids AND (e.key CONTAINS $needle OR toLower(e.name) CONTAINS $needle)
+WHERE e.collection_id IN $collection_ids AND (e.key CONTAINS $needle OR toLower(e.name) CONTAINS $needle
+      OR any(a IN coalesce(e.alias_keys, []) WHERE a CONTAINS $needle))
 OPTIONAL MATCH (e)-[r:FACT]-()
 WITH e, count(r) AS degree
-RETURN e.collection_id AS collection_id, e.key AS key, e.name AS name, e.type AS type, degree
+RETURN e.collection_id AS collection_id, e.key AS key, e.name AS name, e.type AS type, e.aliases AS aliases, degree
 ORDER BY degree DESC, e.name LIMIT $limit
 """
 
@@ -134,7 +149,7 @@ MATCH (e:Entity)
 WHERE e.collection_id IN $collection_ids AND e.key IN $keys
 OPTIONAL MATCH (e)-[r:FACT]-()
 WITH e, count(r) AS degree
-RETURN e.collection_id AS collection_id, e.key AS key, e.name AS name, e.type AS type, degree
+RETURN e.collection_id AS collection_id, e.key AS key, e.name AS name, e.type AS type, e.aliases AS aliases, degree
 """
 
 ENTITIES_FROM_CHUNKS = """
@@ -147,7 +162,7 @@ FACT_FIELDS = """
 a.key AS source_key, a.name AS source, a.type AS source_type,
 b.key AS target_key, b.name AS target, b.type AS target_type,
 r.id AS id, r.relation AS relation, r.document_id AS document_id, r.chunk_id AS chunk_id,
-r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until,
+r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until, r.raw AS raw, r.stated_on AS stated_on,
 r.status AS status, r.date_source AS date_source, r.collection_id AS collection_id, r.exclusive AS exclusive
 """
 
@@ -165,7 +180,7 @@ WITH DISTINCT r
 WHERE ($relations IS NULL OR r.relation IN $relations)
   AND ($status IS NULL OR r.status = $status)
   AND ($from IS NULL OR coalesce(r.valid_until, '9999-12-31') > $from)
-  AND ($until IS NULL OR r.valid_from <= $until)
+  AND ($until IS NULL OR coalesce(r.valid_from, r.stated_on) IS NULL OR coalesce(r.valid_from, r.stated_on) <= $until)
 WITH r, startNode(r) AS a, endNode(r) AS b
 RETURN {FACT_FIELDS}
 LIMIT $limit
@@ -178,11 +193,11 @@ FACTS_OF_ENTITY = f"""
 MATCH (e:Entity {{key: $key}})-[r:FACT]-(:Entity)
 WHERE e.collection_id IN $collection_ids AND r.collection_id IN $collection_ids
   AND ($from IS NULL OR coalesce(r.valid_until, '9999-12-31') > $from)
-  AND ($until IS NULL OR r.valid_from <= $until)
+  AND ($until IS NULL OR coalesce(r.valid_from, r.stated_on) IS NULL OR coalesce(r.valid_from, r.stated_on) <= $until)
 WITH DISTINCT r
 WITH r, startNode(r) AS a, endNode(r) AS b
 RETURN {FACT_FIELDS}
-ORDER BY r.valid_from, r.id
+ORDER BY coalesce(r.valid_from, r.stated_on), r.id
 LIMIT $limit
 """
 
@@ -191,7 +206,7 @@ MATCH (x:Entity {{collection_id: $collection_id, key: $a}})-[r:FACT]-(y:Entity {
 WITH DISTINCT r
 WITH r, startNode(r) AS a, endNode(r) AS b
 RETURN {FACT_FIELDS}
-ORDER BY r.valid_from, r.id
+ORDER BY coalesce(r.valid_from, r.stated_on), r.id
 LIMIT $limit
 """
 
@@ -225,7 +240,8 @@ RETURN entities, count(r) AS facts
 # returned field so consecutive pages neither repeat nor skip a row.
 EXPORT_ENTITIES = """
 MATCH (e:Entity {collection_id: $collection_id})
-RETURN e.key AS key, e.name AS name, e.type AS type
+RETURN e.key AS key, e.name AS name, e.type AS type, e.name_key AS name_key, e.stated AS stated,
+       e.aliases AS aliases, e.alias_keys AS alias_keys
 ORDER BY key, name, type SKIP $skip LIMIT $limit
 """
 
@@ -233,7 +249,8 @@ EXPORT_FACTS = """
 MATCH (a:Entity)-[r:FACT {collection_id: $collection_id}]->(b:Entity)
 RETURN r.id AS id, a.key AS source, b.key AS target, r.relation AS relation, r.document_id AS document_id,
        r.chunk_id AS chunk_id, r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until,
-       r.status AS status, r.date_source AS date_source, r.exclusive AS exclusive
+       r.raw AS raw, r.stated_on AS stated_on, r.text_until AS text_until, r.status AS status,
+       r.date_source AS date_source, r.exclusive AS exclusive
 ORDER BY id, source, target SKIP $skip LIMIT $limit
 """
 
@@ -259,6 +276,7 @@ MATCH (b:Entity {collection_id: row.collection_id, key: row.target})
 CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.relation,
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
                    valid_from: row.valid_from, valid_until: row.valid_until, status: row.status,
+                   raw: row.raw, stated_on: row.stated_on, text_until: row.text_until,
                    date_source: row.date_source, exclusive: row.exclusive}]->(b)
 RETURN count(*) AS n
 """

@@ -31,7 +31,7 @@ class GraphReads:
         needle = entity_key(text) if text.strip() else ""
         rows = self.store.query(q.FIND_ENTITIES, {"collection_ids": collection_ids, "needle": needle,
                                                   "limit": _clamp(limit, 1, 200)})
-        return [Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows]
+        return [_entity(r) for r in rows]
 
     def entities_in_text(self, text: str, collection_ids: list[int], *, spacy_model: str) -> list[Entity]:
         """Graph entities named in ``text`` (a question): its named entities and noun phrases, matched by key."""
@@ -44,7 +44,7 @@ class GraphReads:
         if not keys:
             return []
         rows = self.store.query(q.ENTITIES_BY_KEYS, {"collection_ids": collection_ids, "keys": keys})
-        found = {r["key"]: Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows}
+        found = {r["key"]: _entity(r) for r in rows}
         return [found[k] for k in keys if k in found]
 
     def entities_for_chunks(self, chunk_scores: dict[int, float], collection_ids: list[int], limit: int = 20) -> list[Entity]:
@@ -57,7 +57,7 @@ class GraphReads:
                 weight[key] = weight.get(key, 0.0) + chunk_scores.get(row["chunk_id"], 0.0)
         keys = sorted(weight, key=lambda k: weight[k], reverse=True)[:limit]
         rows = self.store.query(q.ENTITIES_BY_KEYS, {"collection_ids": collection_ids, "keys": keys})
-        found = {r["key"]: Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"])) for r in rows}
+        found = {r["key"]: _entity(r) for r in rows}
         return [found[k] for k in keys if k in found]
 
     def neighbourhood(self, collection_id: int, key: str, *, depth: int = 1, relations: list[str] | None = None,
@@ -145,6 +145,10 @@ class GraphReads:
                 if nxt not in visited or nxt == b:
                     queue.append((nxt, path + [fact]))
         return found
+
+def _entity(r: dict[str, Any]) -> Entity:
+    return Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"]), tuple(r.get("aliases") or ()))
+
 
 def _route(start: str, path: list[Fact]) -> tuple[str, ...]:
     """The entity keys a path visits, from ``start``."""

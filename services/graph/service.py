@@ -10,7 +10,6 @@ old facts, so it is idempotent.
 
 from __future__ import annotations
 
-import bisect
 import logging
 import re
 import threading
@@ -25,7 +24,7 @@ from services.errors import NotFound, StoreUnavailable
 from services.graph import queries as q
 from services.graph.model import GraphIndexResult
 from services.graph.reads import GraphReads
-from services.graph.temporal import SINGLE_VALUED, ChainFact, resolve_chain, valid_from_for
+from services.graph.temporal import SINGLE_VALUED, ChainFact, resolve_chain
 from services.stores import chunk_store, walk_store
 from services.stores.graph_store import GraphStore
 from services.stores.lazy_graph_store import LazyGraphStore
@@ -52,6 +51,20 @@ def _segments(text: str) -> Iterator[tuple[int, str]]:
             end = cut if cut > start else end
         yield start, text[start:end]
         start = end
+
+
+def _topic(title: str, metadata: dict[str, Any], content: str) -> dict[str, str]:
+    """What a document is about, for the extractor: ``rag_topic``, its title (without a "(qualifier)") when its
+    opening text names it; else ``rag_title``, the title, which the extractor keeps as an alias of the first
+    sentence's subject when the two share a word ("Adam Duritz" for "Adam Fredric Duritz")."""
+    from services.graph.mentions import title_names
+
+    opening = content[:3000].casefold()
+    names = title_names(title, metadata)
+    for name in reversed(names):  # the bare name before the qualified one
+        if len(name) >= 2 and re.search(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)", opening):
+            return {"rag_topic": name}
+    return {"rag_title": names[0]} if names else {}
 
 
 class _Cancelled(Exception):
@@ -134,54 +147,35 @@ class GraphService(GraphReads):
         removing = time.perf_counter()
         self.remove_document(document_id)
         started = time.perf_counter()
-        from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
         from llama_index.core.schema import TextNode
 
+        topic = _topic(doc.title, doc.metadata, doc.content)
         nodes: list[BaseNode] = []
         for start, segment in _segments(doc.content):
             if cancelled is not None and cancelled():
                 raise _Cancelled()
-            done: Sequence[BaseNode] = self.extractor([TextNode(text=segment, start_char_idx=start)])
+            done: Sequence[BaseNode] = self.extractor([TextNode(text=segment, start_char_idx=start, metadata=dict(topic))])
             nodes.extend(done)
         extracted = time.perf_counter()
-        starts, chunk_ids = [s for _, s in chunks], [i for i, _ in chunks]
-        entities: dict[str, dict[str, Any]] = {}
-        facts: dict[tuple[str, str, str, int], dict[str, Any]] = {}
-        for node in nodes:
-            id_to_key = {}
-            for ent in node.metadata.get(KG_NODES_KEY, []):
-                key = ent.properties["key"]
-                id_to_key[ent.id] = key
-                entities.setdefault(key, {"collection_id": doc.cid, "key": key, "name": ent.name, "type": ent.label})
-            for rel in node.metadata.get(KG_RELATIONS_KEY, []):
-                src, dst = id_to_key[rel.source_id], id_to_key[rel.target_id]
-                props = rel.properties
-                slot = (src, rel.label, dst, props["char_start"])
-                if slot in facts:
-                    continue
-                at = bisect.bisect_right(starts, props["char_start"]) - 1
-                valid_from, source = valid_from_for(props.get("sentence_date"), doc.metadata, doc.created_at)
-                facts[slot] = {
-                    "id": f"{document_id}:{len(facts)}", "collection_id": doc.cid, "source": src, "target": dst,
-                    "relation": rel.label, "document_id": document_id,
-                    "chunk_id": chunk_ids[at] if at >= 0 and chunk_ids else None,
-                    "sentence": props["sentence"], "valid_from": valid_from, "date_source": source,
-                    "exclusive": props.get("exclusive"),
-                }
+        from services.graph.document_facts import document_rows
+
+        rows = document_rows(document_id=document_id, collection_id=doc.cid, metadata=doc.metadata, nodes=nodes,
+                             chunks=chunks, existing=lambda keys: self.store.query(
+                                 q.EXISTING_ENTITIES, {"collection_id": doc.cid, "keys": keys}))
         self._write_diagrams(document_id, doc.cid)
-        used = {k for f in facts.values() for k in (f["source"], f["target"])}
-        rows = [e for k, e in entities.items() if k in used]
-        self._batched(q.MERGE_ENTITIES, rows)
-        self.write_facts(q.CREATE_FACTS, list(facts.values()))
-        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in facts.values()})
+        self._batched(q.MERGE_ENTITIES, rows.entities)
+        self.write_facts(q.CREATE_FACTS, rows.facts)
+        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in rows.facts})
         from services.graph.mentions import document_graph
 
+        walk = rows.walk_keys
         walk_graph = document_graph(collection_id=doc.cid, document_id=document_id, title=doc.title,
                                     metadata=doc.metadata, nodes=nodes, chunks=chunks,
-                                    facts=[(f["source"], f["target"], f["chunk_id"]) for f in facts.values()])
+                                    facts=[(walk.get(f["source"], f["source"]), walk.get(f["target"], f["target"]),
+                                            f["chunk_id"]) for f in rows.facts])
         with self.engine.begin() as conn:
             walk_store.write_document(conn, walk_graph)
-        return GraphIndexResult(document_id, "done", entities=len(rows), facts=len(facts),
+        return GraphIndexResult(document_id, "done", entities=len(rows.entities), facts=len(rows.facts),
                                 extract_seconds=extracted - started,
                                 write_seconds=time.perf_counter() - extracted + started - removing)
 
@@ -301,9 +295,11 @@ class GraphService(GraphReads):
                 continue
             seen.add((relation, key, cid))
             statement = q.CHAIN_BY_OBJECT if side == "object" else q.CHAIN_BY_SUBJECT
-            chain = [ChainFact(r["id"], r["valid_from"], r["other"])
-                     for r in self.store.query(statement, {"collection_id": cid, "relation": relation, "key": key})]
-            updates = [{"id": i, "valid_until": u, "status": s} for i, u, s in resolve_chain(chain)]
+            found = self.store.query(statement, {"collection_id": cid, "relation": relation, "key": key})
+            chain = [ChainFact(r["id"], r["valid_from"], r["other"]) for r in found if r["valid_from"]]
+            stated_end = {r["id"] for r in found if r.get("text_until")}  # "from 1364 to 1389": the text says
+            updates = [{"id": i, "valid_until": u, "status": s} for i, u, s in resolve_chain(chain)
+                       if i not in stated_end]
             self._batched(q.SET_VALIDITY, updates)
 
     def remove_document(self, document_id: int) -> None:

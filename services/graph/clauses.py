@@ -1,0 +1,385 @@
+"""Facts from one parsed sentence: subject, canonical relation, named object, the raw phrase, and the clause.
+
+The dependency parse gives the clauses; :class:`Resolver` turns a token into the entity it stands for. Rules:
+
+* A fact joins two *named* things (a name, the topic, or a pronoun or description resolved to one). A common
+  noun is followed to the name it introduces: its appositive ("the artist William Holman Hunt"), its "of"
+  ("the city of Houston"), its "such as" / "including" list; otherwise it gives no fact.
+* Verb + object, verb + preposition + object, each coordinated object one fact ("stars A and B").
+* The passive takes its agent as the subject ("bordered by Houston" → Houston borders …).
+* A copula with a relational noun ("is the capital of France", "was a member of Queen") and a noun with "by"
+  ("a painting by Hunt": Hunt created it); a participle on the class noun ("a film directed by X") belongs to
+  the subject of the copula. An appositive or a compound title does the same for a name ("Apple CEO Tim Cook").
+* A negated clause ("have not won"), a hypothetical one ("would join", "if …") and a question give nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
+from services.graph.spans import NameSpan, class_label, kind
+from services.graph.vocabulary import NATIONALITY, RELATED_TO, TOOK_PART_IN, noun_label, verb_label
+
+SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
+OBJECTS = {"dobj", "obj", "dative"}
+LISTING = {"as", "including", "like", "among"}
+HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
+CONDITIONAL = {"if", "unless", "whether"}
+RELATIVE = {"who", "which", "that", "whom"}
+MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
+
+
+@dataclass(frozen=True)
+class Triple:
+    subject: Ref
+    label: str
+    raw: str
+    object: Ref
+    anchors: frozenset[int]  # the tokens whose temporal expressions date the fact
+
+
+class Resolver:
+    """The entities a token stands for, in one sentence, given its names and the paragraph's context."""
+
+    def __init__(self, spans: list[NameSpan], context: Context, is_topic: Callable[[NameSpan], bool]) -> None:
+        self.context = context
+        self.by_token: dict[int, tuple[NameSpan, Ref]] = {}
+        for span in spans:
+            ref = context.topic if (context.topic and is_topic(span)) else Ref(span.text, span.label)
+            assert ref is not None
+            for i in range(span.start, span.end):
+                self.by_token[i] = (span, ref)
+
+    def span_of(self, tok: Any) -> NameSpan | None:
+        found = self.by_token.get(tok.i)
+        return found[0] if found else None
+
+    def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
+        """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
+        if depth > 4:
+            return []
+        found = self.by_token.get(tok.i)
+        if found:
+            return [found[1]]
+        word = tok.lower_
+        if tok.pos_ == "PRON":
+            ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
+            return [ref] if ref else []
+        if tok.pos_ not in ("NOUN", "PROPN"):
+            return []
+        for child in tok.children:  # "the artist William Holman Hunt", "Hunt, the artist"
+            if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i:
+                return [self.by_token[child.i][1]]
+        label = class_label(tok.lemma_)
+        if label and label != "PERSON":  # "the dbm library", "the Tate gallery": the class noun's own name
+            named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
+            if len(named) == 1:
+                return [self.by_token[named[0].i][1]]
+        listed: list[Ref] = []
+        for prep in (c for c in tok.children if c.dep_ == "prep"):
+            if prep.lower_ in LISTING or (prep.lower_ == "of" and class_label(tok.lemma_)):
+                for obj in _with_conj(c for c in prep.children if c.dep_ == "pobj"):
+                    listed += self.refs(obj, depth + 1)
+        if listed:
+            return listed
+        if tok.dep_ in ("attr", "appos") and tok.head.i in self.by_token:  # "X, a film directed by Y"
+            return [self.by_token[tok.head.i][1]]
+        if tok.dep_ == "attr":
+            subjects = [c for c in tok.head.children if c.dep_ in SUBJECTS]
+            return [r for s in subjects for r in self.refs(s, depth + 1)]
+        if tok.dep_ == "appos":
+            return self.refs(tok.head, depth + 1)
+        if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
+            ref = self.context.description(tok.lemma_)
+            return [ref] if ref else []
+        return []
+
+
+def _with_conj(tokens: Any) -> list[Any]:
+    out = []
+    for tok in tokens:
+        out.append(tok)
+        out += [c for c in tok.conjuncts if c.i > tok.i]
+    return out
+
+
+def _negated(verb: Any) -> bool:
+    node = verb
+    for _ in range(3):
+        for child in node.children:
+            if child.dep_ == "neg" or child.lower_ in ("never", "neither", "nor", "no"):
+                return True
+            if child.dep_ in ("aux", "auxpass") and child.lower_ in HYPOTHETICAL:
+                return True
+            if child.dep_ == "mark" and child.lower_ in CONDITIONAL:
+                return True
+        if node.dep_ in ("xcomp", "conj", "ccomp") and node.head is not node:
+            node = node.head
+        else:
+            break
+    return False
+
+
+def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
+    """The verb's subjects (resolved), whether the verb is passive, and the owners of a subject that is their
+    work ("her first novel was published by Two Dollar Radio": the novel has no name, its author has)."""
+    passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children) or \
+        (verb.dep_ == "acl" and verb.tag_ == "VBN")
+    node = verb
+    for _ in range(4):
+        subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
+        if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
+            return resolver.refs(node.head), passive, []
+        if subjects:
+            refs = [r for s in _with_conj(subjects) for r in resolver.refs(s)]
+            owners = [] if refs else _owners(subjects[0], resolver)
+            return refs, passive, owners
+        if node.dep_ in ("acl", "relcl"):
+            return resolver.refs(_qualified(node)), passive, []
+        if node.dep_ in ("conj", "xcomp", "advcl") and node.head is not node:
+            node = node.head
+            continue
+        break
+    return [], passive, []
+
+
+def _agents(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
+    """Who a passive verb's "by" names; "directed and produced by X" gives X to both verbs."""
+    def own(v: Any) -> list[Ref]:
+        return [r for c in v.children if c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by")
+                for o in _with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
+    found = own(verb)
+    if not found and passive:
+        for conj in verb.conjuncts:
+            if conj.i > verb.i and conj.tag_ == "VBN" and not any(c.dep_ in SUBJECTS for c in conj.children):
+                found = own(conj)
+                if found:
+                    break
+    return found
+
+
+def _qualified(participle: Any) -> Any:
+    """The noun a participle qualifies. After a comma it qualifies the whole phrase, not the last name in it:
+    in "a biopic about aviator Amy Johnson, directed by Herbert Wilcox" the biopic is directed, not Johnson."""
+    head = participle.head
+    comma = participle.i > 0 and participle.doc[participle.i - 1].text == ","
+    while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
+        head = head.head.head
+    return head
+
+
+def _owners(noun: Any, resolver: Resolver) -> list[Ref]:
+    """Who a work belongs to ("her novel", "the band's album"), when the noun is a work."""
+    if class_label(noun.lemma_) not in ("WORK_OF_ART", "PRODUCT"):
+        return []
+    return [r for c in noun.children if c.dep_ == "poss" for r in resolver.refs(c)]
+
+
+def _compound(noun: Any) -> str:
+    mods = [t.lower_ for t in noun.children if t.dep_ in ("compound", "amod") and t.i < noun.i and t.is_alpha
+            and not t.ent_type_]
+    return " ".join([*mods, noun.lemma_.lower()])
+
+
+def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: frozenset[int]) -> list[Triple]:
+    """Facts a relational or class noun gives its subject: "(is) the capital of France", "a painting by Hunt",
+    "an American actor"; and the class itself, which types the subject."""
+    out: list[Triple] = []
+    if noun.pos_ not in ("NOUN", "PROPN", "ADJ") or noun.i in resolver.by_token:
+        return out
+    modifiers = [m for m in noun.children if m.dep_ in ("amod", "compound", "nmod") and m.i < noun.i]
+    modifiers += [g for m in modifiers if m.i not in resolver.by_token for g in m.children
+                  if g.dep_ in ("amod", "compound", "nmod") and g.i < m.i]  # "an English-American film director"
+    for subject in subject_refs:
+        if class_label(noun.lemma_):
+            resolver.context.state_class(subject, noun.lemma_)
+        for mod in modifiers:
+            if mod.i in resolver.by_token:
+                span, ref = resolver.by_token[mod.i]
+                raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
+                if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
+                    out.append(Triple(subject, NATIONALITY, raw, ref, frozenset()))
+                elif span.label == "GPE":  # "a New Zealand cook", "a Chicago band"
+                    out.append(Triple(subject, "comes_from", raw, ref, frozenset()))
+                elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
+                    out.append(Triple(subject, TOOK_PART_IN, raw, ref, frozenset()))
+                elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) == "PERSON":
+                    out.append(Triple(subject, "member_of", raw, ref, frozenset()))  # "an NBA player"
+                elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT"):
+                    out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
+    for prep in (c for c in noun.children if c.dep_ == "prep"):
+        label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
+        objects = [r for o in _with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
+        raw = f"{noun.text} {prep.text}"
+        for obj in objects:
+            for subject in subject_refs:
+                if prep.lower_ == "by":  # "a painting by Hunt": Hunt made it
+                    out.append(Triple(obj, label or "created", raw, subject, anchors))
+                elif label:
+                    out.append(Triple(subject, label, raw, obj, anchors))
+                elif prep.lower_ in ("in", "on", "near", "at") and (class_label(noun.lemma_) in ("GPE", "LOC", "FAC")
+                                                                   or obj.label in ("GPE", "LOC", "FAC")):
+                    out.append(Triple(subject, "located_in", raw, obj, anchors))
+                elif prep.lower_ in ("in", "at", "on") and class_label(noun.lemma_) == "EVENT":
+                    out.append(Triple(subject, "held_in", raw, obj, anchors))
+                elif prep.lower_ in ("in", "at", "within") and obj.label in ("ORG", "NORP"):
+                    out.append(Triple(subject, "part_of", raw, obj, anchors))  # "a residential hall in ANU"
+                elif prep.lower_ in ("in", "at") and obj.label == "EVENT":
+                    out.append(Triple(subject, "competed_in", raw, obj, anchors))
+                elif prep.lower_ in ("from", "in", "of") and class_label(noun.lemma_) in ("PERSON", "ORG"):
+                    out.append(Triple(subject, "comes_from" if prep.lower_ == "from" else "based_in", raw, obj, anchors))
+    return out
+
+
+def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
+    """Every fact the sentence states between named things."""
+    if sent.text.rstrip().endswith("?"):
+        return []
+    out: list[Triple] = []
+    for verb in sent:
+        if verb.pos_ not in ("VERB", "AUX") or _negated(verb):
+            continue
+        subjects, passive, owners = _subjects(verb, resolver)
+        lemma = verb.lemma_.lower()
+        if owners and passive:  # "her novel was published by X": the author is published by X
+            label = verb_label(lemma, "by")
+            for c in verb.children:
+                if c.dep_ == "agent" or (c.dep_ == "prep" and c.lower_ == "by"):
+                    for o in _with_conj(g for g in c.children if g.dep_ == "pobj"):
+                        out += [Triple(w, label, f"{verb.text} by", r, frozenset({verb.i}))
+                                for r in resolver.refs(o) for w in owners]
+        if not subjects:
+            continue
+        particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
+        anchors = frozenset({verb.i})
+        agents = _agents(verb, passive, resolver)
+        for agent in agents:  # the passive: the agent is the subject
+            label = verb_label(lemma, None, particle)
+            for s in subjects:
+                out.append(Triple(agent, label, f"{verb.text} by", s, anchors))
+        for child in verb.children:
+            if child.dep_ in OBJECTS:
+                for obj in _with_conj([child]):
+                    label = verb_label(lemma, None, particle)
+                    for o in resolver.refs(obj):
+                        out += [Triple(s, label, _raw(verb, particle, None), o, anchors) for s in subjects]
+                for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING):
+                    # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
+                    label = noun_label(child.lemma_, prep.lower_) or RELATED_TO
+                    for pobj in _with_conj(c for c in prep.children if c.dep_ == "pobj"):
+                        for o in resolver.refs(pobj):
+                            raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
+                            out += [Triple(s, label, raw, o, anchors) for s in subjects]
+            elif child.dep_ in ("prep", "dative") and child.lower_ != "by":
+                label = verb_label(lemma, child.lower_, particle)
+                if lemma == "be" and label == RELATED_TO:
+                    continue
+                for pobj in _with_conj(c for c in child.children if c.dep_ == "pobj"):
+                    for o in resolver.refs(pobj):
+                        out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
+                    if pobj.i in resolver.by_token or resolver.refs(pobj):
+                        continue
+                    for inner in (c for c in pobj.children if c.dep_ == "prep"):  # "played as a tackle at Oklahoma"
+                        inner_label = verb_label(lemma, inner.lower_, particle)
+                        raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
+                        for o in (r for p in _with_conj(c for c in inner.children if c.dep_ == "pobj")
+                                  for r in resolver.refs(p)):
+                            out += [Triple(s, inner_label, raw, o, anchors) for s in subjects]
+            elif child.dep_ in ("attr", "acomp", "oprd") and not passive:
+                if child.i in resolver.by_token:
+                    continue  # "X is Y" between two names: an identity, not a relation
+                out += noun_facts(subjects, child, resolver, anchors | {child.i})
+        out += path_facts(verb, subjects, resolver, out, anchors)
+    return out
+
+
+def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[Triple],
+               anchors: frozenset[int]) -> list[Triple]:
+    """The fallback: a name in the verb's clause that no rule linked to its subject, linked by the dependency
+    path between them (the shortest-path method of Bunescu and Mooney, 2005) when the path is short, passes
+    through nouns and prepositions only, and crosses no other verb. The label comes from the preposition
+    nearest the verb ("is the first EP by the band X": by → the band made it), else ``related_to``; the raw
+    phrase is the path's words ("is EP by band")."""
+    if not subjects:
+        return []
+    linked = {(t.subject.name.lower(), t.object.name.lower()) for t in found}
+    linked |= {(b, a) for a, b in linked}
+    out: list[Triple] = []
+    seen: set[str] = set()
+    for tok in verb.subtree:
+        if tok.i not in resolver.by_token or tok.dep_ in SUBJECTS:
+            continue
+        span, obj = resolver.by_token[tok.i]
+        if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS:
+            continue  # "the Australian band X": a name that modifies a noun is no object
+        path, node = [], tok
+        while node.head is not node and node.head.i != verb.i and len(path) < 5:
+            node = node.head
+            if node.pos_ in ("VERB", "AUX") or node.dep_ in SUBJECTS or node.i in resolver.by_token:
+                path = []
+                break
+            path.append(node)
+        if not path or len(path) > 3 or node.head.i != verb.i or path[-1].i < verb.i or obj.label in ("NORP", "LANGUAGE"):
+            continue  # a long path, a fronted adjunct ("In an interview for …, X comments"), a nationality
+        if path[-1].pos_ != "ADP" and path[-1].dep_ not in ("attr", "dobj", "oprd"):
+            continue
+        seen.add(obj.name.lower())
+        top = path[-1]
+        if top.pos_ == "ADP":
+            label = verb_label(verb.lemma_.lower(), top.lower_)
+        else:
+            prep = next((p for p in path if p.pos_ == "ADP"), None)
+            label = (noun_label(top.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
+            if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
+                raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+                out += [Triple(obj, "created", raw, s, anchors) for s in subjects
+                        if (s.name.lower(), obj.name.lower()) not in linked]
+                continue
+        raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+        out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
+                and s.name.lower() != obj.name.lower()]
+    return out
+
+
+def _raw(verb: Any, particle: str, prep: str | None) -> str:
+    aux = [c.text for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i]
+    return " ".join([*aux[-1:], verb.text, *([particle] if particle else []), *([prep] if prep else [])])
+
+
+def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
+    """Facts a name's own appositive or compound title gives: "Paris, the capital of France", "Apple CEO Tim Cook"."""
+    out: list[Triple] = []
+    for span in spans:
+        tok = span.root
+        ref = resolver.by_token[tok.i][1]
+        for child in tok.children:
+            if child.dep_ == "poss" and child.i in resolver.by_token and child.i not in span:
+                owner = resolver.by_token[child.i][1]  # "Franz Schubert's Piano Sonata", "Comedy Central's South Park"
+                raw = f"{child.text}'s {tok.text}"
+                if owner.label == "PERSON" and kind(ref.label) in ("work", "other"):
+                    out.append(Triple(owner, "created", raw, ref, frozenset()))
+                elif owner.label == "ORG" and kind(ref.label) in ("work", "other", "org", "place"):
+                    out.append(Triple(ref, "owned_by", raw, owner, frozenset()))
+            elif child.dep_ == "appos" and child.i not in resolver.by_token:
+                out += noun_facts([ref], child, resolver, frozenset())
+            elif child.dep_ == "prep" and child.lower_ in ("of", "from") and ref.label != "PERSON":
+                for obj in (r for o in _with_conj(c for c in child.children if c.dep_ == "pobj")
+                            for r in resolver.refs(o)):  # "the Chicago Tigers of the APFA"
+                    out.append(Triple(ref, "part_of" if child.lower_ == "of" else "comes_from",
+                                      f"{tok.text} {child.text}", obj, frozenset()))
+            elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):
+                for owner in child.children:
+                    if owner.dep_ == "compound" and owner.i in resolver.by_token:
+                        label = noun_label(child.lemma_, "of")
+                        if label:
+                            out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
+                                              frozenset()))
+                if class_label(child.lemma_):
+                    resolver.context.state_class(ref, child.lemma_)
+    return out
+
+
+__all__ = ["Resolver", "Triple", "name_facts", "noun_facts", "sentence_triples"]

@@ -1,0 +1,105 @@
+"""Who "he", "it", "the film" and "they" are: the document's topic, or the last compatible name before them.
+
+A documented rule set, not a statistical model (no coreference component installs offline here):
+
+* **The topic.** A document is about its title when the title names a thing that its text mentions; else
+  about the named subject of its first sentence. The topic's type comes from the class its text states
+  ("… is a band" → an organisation), else from the names' own tags.
+* **he / she / him / her** → the topic when it is a person; else the subject of the previous sentence in the
+  paragraph when that is a person; else the last person named in the paragraph.
+* **it** → the topic when it is not a person; else the previous sentence's subject when that is a thing.
+* **they / them** → the topic when it is an organisation or a group (a band, a team, a people); else the
+  previous sentence's subject when that is one.
+* **the film, the company, this station …** (a definite description) → the topic when the noun is the
+  topic's stated class or a class of the topic's kind; else the last name in the paragraph stated to be of
+  that class. Never a shared node of its own: a description nothing resolves gives no fact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from services.graph.spans import COLLECTIVE_KINDS, ENTITY, class_label, kind
+
+PERSONAL = {"he", "him", "she", "her", "himself", "herself"}
+NEUTER = {"it", "itself"}
+PLURAL = {"they", "them", "themselves"}
+DEFINITE = {"the", "this", "that", "these", "those"}
+
+
+@dataclass
+class Ref:
+    """An entity as a sentence names it: its surface name and NER label (``stated``: typed by a class)."""
+
+    name: str
+    label: str
+    stated: bool = False
+    topic: bool = False
+
+
+@dataclass
+class Context:
+    """What the sentences so far in a paragraph have said: the topic, its class, the recent names."""
+
+    topic: Ref | None = None
+    topic_class: str | None = None
+    previous_subject: Ref | None = None
+    recent: list[Ref] = field(default_factory=list)  # names of this paragraph, oldest first
+    classes: dict[str, Ref] = field(default_factory=dict)  # class noun -> the last name stated to be one
+
+    def new_paragraph(self) -> None:
+        self.previous_subject = None
+        self.recent.clear()
+        self.classes.clear()
+
+    def state_class(self, ref: Ref, noun: str) -> None:
+        self.classes[noun.lower()] = ref
+        if ref.topic and self.topic is not None:
+            self.topic_class = self.topic_class or noun.lower()
+            label = class_label(noun)
+            if label and not self.topic.stated:
+                self.topic.label, self.topic.stated = label, True
+
+    def pronoun(self, word: str) -> Ref | None:
+        word = word.lower()
+        topic_kind = kind(self.topic.label) if self.topic else None
+        prev = self.previous_subject
+        if word in PERSONAL:
+            if self.topic and (topic_kind == "person" or (not self.topic.stated and topic_kind in ("org", "other"))):
+                return self.topic  # a name the tagger called an organisation, that the text calls "he"
+            if prev and kind(prev.label) == "person":
+                return prev
+            return next((r for r in reversed(self.recent) if kind(r.label) == "person"), None)
+        if word in NEUTER:
+            prev_thing = prev if prev and kind(prev.label) not in ("person", "group") and prev.label != ENTITY else None
+            if self.topic and topic_kind != "person":
+                return self.topic
+            if self.topic and not self.topic.stated:  # tagged a person, yet called "it": a thing, unless a
+                return prev_thing or self.topic  # thing was the last subject
+            return prev_thing
+        if word in PLURAL:
+            if self.topic and topic_kind in COLLECTIVE_KINDS:
+                return self.topic
+            if prev and kind(prev.label) in COLLECTIVE_KINDS:
+                return prev
+        return None
+
+    def description(self, noun: str) -> Ref | None:
+        """The referent of "the <noun>"."""
+        noun = noun.lower()
+        if self.topic is not None:
+            if noun == self.topic_class:
+                return self.topic
+            label = class_label(noun)
+            if label and kind(label) == kind(self.topic.label) and kind(label) != "person":
+                return self.topic
+            if noun in self.topic.name.lower().split():  # "the expressway" in "Lee Roy Selmon Expressway"
+                return self.topic
+        return self.classes.get(noun)
+
+    def saw(self, ref: Ref, *, subject: bool) -> None:
+        self.recent.append(ref)
+        if len(self.recent) > 30:
+            del self.recent[:10]
+        if subject:
+            self.previous_subject = ref

@@ -1,0 +1,134 @@
+"""When a fact holds: ``valid_from`` / ``valid_until`` from the temporal expression that governs its clause.
+
+A date dates a fact only when the dependency parse attaches it to the fact's own verb (or to the copula of
+"X was emperor from 98 to 117"): the first verb above the date must be the fact's anchor. So in "He was born
+in 1510 and ruled Sweden from 1364 to 1389" the birth year dates the birth and the range dates the rule, and
+a date inside parentheses ("Trajan (18 September 53 – 8 August 117)") dates no clause: it is a life span.
+
+The preposition says which end the date is: "from", "since", "after" and "starting" open; "until", "till",
+"to", "through" and "before" close ("from 1364 to 1389" gives both); "between X and Y" gives both; "in",
+"on", "during" or a bare date give the start of a fact that happened then. A date expression that holds a
+range itself ("1364–1389", "1364 to 1389") gives both ends. spaCy's NER finds the expression; its text is
+read by :func:`services.graph.temporal.date_from_text` (a full date, a month and year, or a year).
+A clause with no such expression gives an undated fact: neither the document's date nor the ingestion time is
+a validity date (the document's date is kept apart, as ``stated_on``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from services.graph.temporal import date_from_text
+
+OPENING = {"from", "since", "after", "starting", "beginning"}
+CLOSING = {"until", "till", "til", "to", "through", "before", "thru"}
+_RANGE = re.compile(r"^(.*?\d{3,4}.*?)\s*(?:–|—|-|to|until|till|and|through)\s*(.*?\d{3,4}.*)$")
+_YEARISH = re.compile(r"^\d{3,4}$")
+_RELATIVE = re.compile(r"\b(today|yesterday|tomorrow|now|recent|last|next|ago|this|current|later|earlier|age)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Span:
+    valid_from: str | None = None
+    valid_until: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.valid_from or self.valid_until)
+
+
+def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
+    """(first verb above ``token``, the preposition on the way, whether a "between" or "from" led there)."""
+    prep: str | None = None
+    opened = False
+    node = token
+    steps = 0
+    while node.head is not node and steps < 12:
+        node = node.head
+        steps += 1
+        if node.pos_ == "ADP" or node.dep_ in ("prep", "agent"):
+            word = node.lower_
+            if prep is None:
+                prep = word
+            elif word in ("from", "between"):
+                opened = True
+        if node.pos_ in ("VERB", "AUX"):
+            return node, prep, opened
+        if node.pos_ in ("NOUN", "PROPN") and prep is None:  # "a 1975 film": the date qualifies a noun
+            return None, None, False
+    return (node if node.pos_ in ("VERB", "AUX") else None), prep, opened
+
+
+def _inside_parentheses(span: Any) -> bool:
+    sent = span.sent
+    depth = 0
+    for tok in sent:
+        if tok.i >= span.start:
+            break
+        if tok.text == "(":
+            depth += 1
+        elif tok.text == ")":
+            depth = max(0, depth - 1)
+    return depth > 0
+
+
+def _date_spans(sent: Any) -> list[Any]:
+    """The sentence's temporal expressions: DATE entities, and bare years after "from"/"to"/"since"/"until"."""
+    found = [e for e in sent.ents if e.label_ == "DATE"]
+    taken = {t.i for e in found for t in e}
+    for tok in sent:
+        if tok.i in taken or not _YEARISH.match(tok.text) or tok.dep_ != "pobj":
+            continue
+        if tok.head.lower_ in OPENING | CLOSING | {"between", "in"} and int(tok.text) >= 100:
+            found.append(sent.doc[tok.i : tok.i + 1])
+    return found
+
+
+def _ends(text: str) -> tuple[str | None, str | None]:
+    if _RELATIVE.search(text):
+        return None, None
+    text = re.sub(r"^(from|between|since)\s+", "", text.strip(), flags=re.I)
+    m = _RANGE.match(text)
+    if m:
+        first, second = _read(m.group(1)), _read(m.group(2))
+        if first and second and first <= second:
+            return first, second
+    return _read(text), None
+
+
+def _read(text: str) -> str | None:
+    """A date expression as an ISO date; a bare year of three or four digits ("117", "1389") as its 1 January."""
+    m = re.fullmatch(r"\s*(?:AD\s+)?(\d{3,4})\s*(?:AD|CE)?\s*", text)
+    if m:
+        return f"{int(m.group(1)):04d}-01-01"
+    return date_from_text(text)
+
+
+def clause_dates(sent: Any, anchors: set[int]) -> Span:
+    """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun)."""
+    start: str | None = None
+    until: str | None = None
+    for span in _date_spans(sent):
+        if _inside_parentheses(span):
+            continue
+        verb, prep, opened = _governor(span.root)
+        if verb is None or verb.i not in anchors:
+            continue
+        first, second = _ends(span.text)
+        if first is None:
+            continue
+        if second:  # a range in one expression
+            start, until = start or first, until or second
+        elif prep in CLOSING and (prep != "to" or opened):
+            until = until or first
+        elif prep == "between" or (span.root.dep_ == "conj" and opened):
+            if start is None:
+                start = first
+            else:
+                until = until or first
+        else:  # from, since, in, on, during, a bare date
+            start = start or first
+    if start and until and until < start:
+        until = None
+    return Span(start, until)

@@ -1,0 +1,95 @@
+"""A document's extracted nodes as the rows the graph store takes: entities resolved, facts keyed and dated.
+
+The extractor works segment by segment; here the segments' entities are resolved together
+(:func:`services.graph.resolution.resolve_document`) and matched to the collection's
+(:func:`services.graph.resolution.match_existing`, given the rows the store holds under the same names).
+Each fact keeps its raw phrase and the validity its clause states; the document's own date (``date`` or
+``year`` metadata) is ``stated_on``, apart from validity. The ingestion time is never a date of a fact.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
+from llama_index.core.schema import BaseNode
+
+from services.graph.entities import entity_key
+from services.graph.resolution import DocEntity, match_existing, resolve_document
+from services.graph.spans import ENTITY
+from services.graph.temporal import document_date
+from services.graph.vocabulary import canonical
+
+
+@dataclass
+class DocumentRows:
+    entities: list[dict[str, Any]]
+    facts: list[dict[str, Any]]
+    walk_keys: dict[str, str]  # collection key -> the name key the walk graph uses
+
+
+def _found(nodes: Sequence[BaseNode]) -> list[tuple[str, str, str, bool, list[str], int, bool]]:
+    out = []
+    for node in nodes:
+        for ent in node.metadata.get(KG_NODES_KEY, []):
+            p = ent.properties
+            out.append((p["key"], ent.name, ent.label or ENTITY, bool(p.get("stated")), list(p.get("aliases") or []),
+                        int(p.get("mentions") or 1), bool(p.get("topic"))))
+    return out
+
+
+def document_rows(*, document_id: int, collection_id: int, metadata: dict[str, Any], nodes: Sequence[BaseNode],
+                  chunks: list[tuple[int, int]], existing: Callable[[list[str]], list[dict[str, Any]]]) -> DocumentRows:
+    """Entity and fact rows for one document; ``existing(keys)`` reads the collection's entities with those name
+    or alias keys."""
+    entities, local = resolve_document(_found(nodes))
+    wanted = sorted({k for e in entities.values() for k in (e.key, *e.alias_keys)})
+    rows = existing(wanted) if wanted else []
+    final = match_existing(entities, rows)
+    by_key = {r["key"]: r for r in rows}
+    stated_on = document_date(metadata)
+    starts, chunk_ids = [s for _, s in chunks], [i for i, _ in chunks]
+    facts: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+    for node in nodes:
+        id_to_key = {e.id: e.properties["key"] for e in node.metadata.get(KG_NODES_KEY, [])}
+        for rel in node.metadata.get(KG_RELATIONS_KEY, []):
+            src = final[local[id_to_key[rel.source_id]]]
+            dst = final[local[id_to_key[rel.target_id]]]
+            if src == dst:
+                continue
+            props = rel.properties
+            slot = (src, rel.label, dst, props["char_start"])
+            if slot in facts:
+                continue
+            at = bisect.bisect_right(starts, props["char_start"]) - 1
+            valid_from, valid_until = props.get("valid_from"), props.get("valid_until")
+            facts[slot] = {
+                "id": f"{document_id}:{len(facts)}", "collection_id": collection_id, "source": src, "target": dst,
+                "relation": canonical(rel.label) if "_" not in rel.label and " " in rel.label else rel.label,
+                "raw": props.get("raw") or rel.label.replace("_", " "), "document_id": document_id,
+                "chunk_id": chunk_ids[at] if at >= 0 and chunk_ids else None, "sentence": props["sentence"],
+                "valid_from": valid_from, "valid_until": valid_until, "stated_on": stated_on,
+                "date_source": "text" if (valid_from or valid_until) else None, "exclusive": props.get("exclusive"),
+            }
+    used = {k for f in facts.values() for k in (f["source"], f["target"])}
+    out = [_entity_row(collection_id, e, final[e.key], by_key.get(final[e.key]))
+           for e in entities.values() if final[e.key] in used]
+    walk = {final[e.key]: entity_key(e.name) for e in entities.values()}
+    return DocumentRows(out, list(facts.values()), walk)
+
+
+def _entity_row(collection_id: int, ent: DocEntity, key: str, old: dict[str, Any] | None) -> dict[str, Any]:
+    aliases = list(dict.fromkeys([*(old.get("aliases") or [] if old else []), *ent.aliases]))
+    if old and old.get("name") and old["name"].lower() != ent.name.lower() and ent.name not in aliases:
+        aliases.append(ent.name)  # a document calls the entity by another of its names
+    name = old["name"] if old and old.get("name") else ent.name
+    aliases = [a for a in aliases if a.lower() != name.lower()]
+    keep_old_type = old is not None and (old.get("stated") or (not ent.stated and (old.get("type") or ENTITY) != ENTITY))
+    return {"collection_id": collection_id, "key": key, "name": name,
+            "type": old["type"] if keep_old_type and old else ent.type,
+            "name_key": (old or {}).get("name_key") or ent.key, "stated": bool(ent.stated or (old or {}).get("stated")),
+            "aliases": aliases,
+            "alias_keys": sorted({k for k in (entity_key(a) for a in aliases) if k} - {key.split("#")[0]})}

@@ -1,0 +1,117 @@
+"""One node per thing: a document's names resolved together, then matched to the collection's entities.
+
+Within a document (:func:`resolve_document`), over all its segments:
+
+* the type of a name is the class its text states, else the tag most of its mentions carry;
+* a short form resolves to the one longer name of the same kind that ends with it ("Smith" → "John Smith",
+  "Cubs" → "Chicago Cubs"; persons also after their honorific: "President Lincoln" → "Abraham Lincoln"). Only
+  people and organisations: "Texas" is not "East Texas";
+* a stated alias ("(UN)", "born Marcus Ulpius Traianus", "also known as …") folds its name into the entity,
+  and is kept in the entity's ``aliases``.
+
+Across documents (:func:`match_existing`), an entity joins an entity of the collection that has its name or
+one of its aliases, when their types are compatible. Two things whose types were both *stated* by their
+texts and differ (Barcelona the city, Barcelona the club) stay two nodes: the second gets the key
+``name#kind``. A name only tagged by NER joins whatever the collection already calls by that name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.graph.entities import entity_key
+from services.graph.spans import ENTITY, compatible, kind
+
+SHORT_FORM_KINDS = {"person", "org"}
+
+
+@dataclass
+class DocEntity:
+    key: str  # the name key, before matching the collection
+    name: str
+    type: str
+    stated: bool = False
+    aliases: list[str] = field(default_factory=list)
+    votes: Counter[str] = field(default_factory=Counter)
+    topic: bool = False
+
+    @property
+    def alias_keys(self) -> list[str]:
+        return sorted({k for k in (entity_key(a) for a in self.aliases) if k and k != self.key})
+
+
+def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool]]) -> tuple[dict[str, DocEntity],
+                                                                                             dict[str, str]]:
+    """Settle a document's entities from every mention ``(key, name, type, stated, aliases, mentions, topic)``.
+
+    Returns the entities by key and a map from every key seen to the key it resolves to.
+    """
+    entities: dict[str, DocEntity] = {}
+    for key, name, type_, stated, aliases, mentions, topic in found:
+        ent = entities.setdefault(key, DocEntity(key, name, type_))
+        if stated and not ent.stated:
+            ent.type, ent.stated = type_, True
+        if type_ != ENTITY:
+            ent.votes[type_] += max(mentions, 1)
+        ent.topic = ent.topic or topic
+        if len(name) > len(ent.name) and entity_key(name) == key:
+            ent.name = name
+        ent.aliases += [a for a in aliases if a not in ent.aliases]
+    for ent in entities.values():
+        if not ent.stated and ent.votes:
+            ent.type = ent.votes.most_common(1)[0][0]
+    target = {k: k for k in entities}
+    for ent in entities.values():  # stated aliases
+        for alias_key in ent.alias_keys:
+            if alias_key in entities and alias_key != ent.key and not entities[alias_key].topic:
+                target[alias_key] = ent.key
+    for ent in entities.values():  # short forms
+        if target[ent.key] != ent.key or ent.topic or kind(ent.type) not in SHORT_FORM_KINDS | {"other"}:
+            continue
+        words = ent.key.split()
+        longer = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
+                  and o.key.split()[-len(words):] == words and kind(o.type) in SHORT_FORM_KINDS
+                  and compatible(o.type, ent.type)]
+        if len(longer) == 1:
+            target[ent.key] = longer[0].key
+    for key, into in list(target.items()):  # follow chains (an alias of a short form)
+        seen = {key}
+        while target[into] != into and into not in seen:
+            seen.add(into)
+            into = target[into]
+        target[key] = into
+    for key, into in target.items():
+        if key != into:
+            kept, gone = entities[into], entities[key]
+            if gone.name not in kept.aliases and gone.name.lower() != kept.name.lower():
+                kept.aliases.append(gone.name)
+            kept.aliases += [a for a in gone.aliases if a not in kept.aliases]
+    return {k: e for k, e in entities.items() if target[k] == k}, target
+
+
+def match_existing(entities: dict[str, DocEntity], existing: list[dict[str, Any]]) -> dict[str, str]:
+    """The collection key each document entity is written under.
+
+    ``existing`` are the collection's entities that share a name or alias key with the document's:
+    rows with ``key``, ``name_key``, ``type``, ``stated`` and ``alias_keys``.
+    """
+    out: dict[str, str] = {}
+    taken = {row["key"] for row in existing}
+    for ent in entities.values():
+        names = {ent.key, *ent.alias_keys}
+        candidates = [r for r in existing if (r.get("name_key") or r["key"]) in names
+                      or ent.key in (r.get("alias_keys") or [])]
+        same = [r for r in candidates if kind(r.get("type") or ENTITY) == kind(ent.type)]
+        loose = [r for r in candidates if compatible(r.get("type") or ENTITY, ent.type)
+                 or not (ent.stated and r.get("stated"))]
+        choices = same or loose
+        if choices:
+            pick = choices[0]
+            out[ent.key] = pick["key"]
+        elif ent.key in taken or any((r.get("name_key") or r["key"]) == ent.key for r in candidates):
+            out[ent.key] = f"{ent.key}#{kind(ent.type)}"
+        else:
+            out[ent.key] = ent.key
+    return out
