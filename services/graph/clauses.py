@@ -89,6 +89,9 @@ class Resolver:
             return [self.by_token[tok.head.i][1]]
         if tok.dep_ == "attr":
             subjects = [c for c in tok.head.children if c.dep_ in SUBJECTS]
+            if not subjects:
+                before = _name_before(tok.head, self)
+                return [before] if before else []
             return [r for s in subjects for r in self.refs(s, depth + 1)]
         if tok.dep_ == "appos":
             return self.refs(tok.head, depth + 1)
@@ -143,7 +146,19 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
             node = node.head
             continue
         break
-    return [], passive, []
+    before = _name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
+    return ([before] if before else []), passive, []
+
+
+def _name_before(verb: Any, resolver: Resolver) -> Ref | None:
+    """The name right before a sentence's root verb, when the parse found no subject for it."""
+    if verb.dep_ != "ROOT":
+        return None
+    i = verb.i - 1
+    while i >= verb.sent.start and (verb.doc[i].is_space or verb.doc[i].dep_ in ("aux", "auxpass", "neg")):
+        i -= 1
+    found = resolver.by_token.get(i) if i >= verb.sent.start else None
+    return found[1] if found else None
 
 
 def _agents(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
@@ -196,6 +211,11 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     for subject in subject_refs:
         if class_label(noun.lemma_):
             resolver.context.state_class(subject, noun.lemma_)
+        if subject.topic and resolver.context.topic_phrase is None and noun.pos_ == "NOUN":
+            of = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
+                  if p.dep_ == "pobj" and p.pos_ == "NOUN"]  # "a genus of flowering plant"
+            phrase = _compound(noun) + (f" of {_compound(of[0])}" if of else "")
+            resolver.context.topic_phrase = (phrase, noun)
         for mod in modifiers:
             if mod.i in resolver.by_token:
                 span, ref = resolver.by_token[mod.i]
@@ -315,7 +335,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         span, obj = resolver.by_token[tok.i]
         if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS:
             continue  # "the Australian band X": a name that modifies a noun is no object
-        path, node = [], tok
+        path: list[Any] = []
+        node = tok
         while node.head is not node and node.head.i != verb.i and len(path) < 5:
             node = node.head
             if node.pos_ in ("VERB", "AUX") or node.dep_ in SUBJECTS or node.i in resolver.by_token:

@@ -18,6 +18,7 @@ A documented rule set, not a statistical model (no coreference component install
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from services.graph.spans import COLLECTIVE_KINDS, ENTITY, class_label, kind
 
@@ -43,6 +44,7 @@ class Context:
 
     topic: Ref | None = None
     topic_class: str | None = None
+    topic_phrase: tuple[str, Any] | None = None  # the class phrase the text first gives the topic, and its noun
     previous_subject: Ref | None = None
     recent: list[Ref] = field(default_factory=list)  # names of this paragraph, oldest first
     classes: dict[str, Ref] = field(default_factory=dict)  # class noun -> the last name stated to be one

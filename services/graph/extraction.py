@@ -29,8 +29,10 @@ from services.graph.clauses import Resolver, Triple, name_facts, sentence_triple
 from services.graph.coreference import Context, Ref
 from services.graph.dating import clause_dates
 from services.graph.entities import display_name, entity_key
+from services.graph.generic import CONCEPT
 from services.graph.mentions import MENTIONS_KEY, Mention
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
+from services.graph.vocabulary import INSTANCE_OF
 from services.long_lived import freeze_loaded
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
@@ -102,7 +104,7 @@ def parse(nlp: Any, text: str, topic: str | None) -> Any:
     doc = nlp.make_doc(text)
     merged: list[int] = []
     if topic and len(topic.split()) > 1:
-        spans = []
+        spans: list[Any] = []
         for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", text, flags=re.I):
             span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
             if span is not None and (not spans or span.start >= spans[-1].end):
@@ -176,6 +178,12 @@ def _first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[
     first = next(iter(doc.sents), None)
     if first is None:
         return None, None
+    root = first.root
+    if not any(t.dep_ in ("nsubj", "nsubjpass") for t in root.children):  # "Sandra Miju Oh is", "Oh" an interjection
+        for span in spans:
+            if span.start == first.start and all(t.is_space for t in doc[span.end:root.i]) and root.pos_ in ("AUX",
+                                                                                                          "VERB"):
+                return span.text, None
     for tok in first:
         if tok.dep_ in ("nsubj", "nsubjpass"):
             for span in spans:
@@ -272,7 +280,26 @@ class SpacyTemporalExtractor(TransformComponent):
                 context.saw(resolver.by_token[s.start][1], subject=False)
             if subject is not None:
                 context.saw(subject, subject=True)
+        if not relations and context.topic is not None and context.topic_phrase is not None:
+            fact = self._class_fact(table, context, original, at, base)
+            relations += [fact] if fact is not None else []
         return table.finish(relations), relations
+
+    @staticmethod
+    def _class_fact(table: _Entities, context: Context, original: str, at: _Offsets, base: int) -> Relation | None:
+        """A document whose text relates its topic to no named thing still says what the topic is ("Cotula is a
+        genus of flowering plant"): that class, as a concept, is its one fact. Only then: a class shared by many
+        documents ("film") would be a hub tying unrelated things together."""
+        assert context.topic is not None and context.topic_phrase is not None
+        phrase, noun = context.topic_phrase
+        src, dst = table.node(context.topic), table.node(Ref(phrase, CONCEPT))
+        if src is None or dst is None or src.id == dst.id:
+            return None
+        sent = noun.sent
+        first, last = at.start(sent.start_char), at.end(sent.end_char)
+        return Relation(label=INSTANCE_OF, source_id=src.id, target_id=dst.id, properties={
+            "sentence": original[first:last].strip()[:1000], "raw": f"is a {phrase}", "valid_from": None,
+            "valid_until": None, "char_start": base + first, "char_end": base + last})
 
 
 def _distinct(triples: list[Triple]) -> list[Triple]:

@@ -195,10 +195,11 @@ NOUNS: dict[str, tuple[str, ...]] = {
 
 # Adjectival nationality ("an American actor"): the NORP names where the subject comes from.
 NATIONALITY = "nationality"
+INSTANCE_OF = "instance_of"  # a topic's class, when the text relates it to no named thing
 TOOK_PART_IN = "took_part_in"  # an event that modifies the subject's class ("a World War I flying ace")
 # A subject's stated class ("X is a band") gives no fact; it types the subject (see spans.CLASS_TYPES).
 
-LABELS: tuple[str, ...] = tuple(sorted({*VERBS, *NOUNS, NATIONALITY, TOOK_PART_IN, RELATED_TO}))
+LABELS: tuple[str, ...] = tuple(sorted({*VERBS, *NOUNS, NATIONALITY, TOOK_PART_IN, INSTANCE_OF, RELATED_TO}))
 
 _VERB_INDEX: dict[str, str] = {}
 for _label, _triggers in VERBS.items():
