@@ -12,7 +12,7 @@ from services.graph.model import Fact
 
 
 def fact_line(f: Fact) -> str:
-    when = f.valid_from or "?"
+    when = f.valid_from or ("?" if f.valid_until else (f"stated {f.stated_on}" if f.stated_on else "undated"))
     if f.valid_until:
         when += f" → {f.valid_until}"
     flag = "" if f.status == "current" else f" [{f.status}]"

@@ -98,8 +98,8 @@ def legend_html(scene: Scene) -> str:
 
 def facts_frame(facts: list[Fact]) -> pd.DataFrame:
     return pd.DataFrame([{
-        "subject": f.source, "relation": f.relation, "object": f.target, "valid_from": f.valid_from,
-        "valid_until": f.valid_until, "status": f.status, "date from": f.date_source, "sentence": f.sentence,
+        "subject": f.source, "relation": f.relation, "phrase": f.raw, "object": f.target, "valid_from": f.valid_from,
+        "valid_until": f.valid_until, "stated_on": f.stated_on, "status": f.status, "sentence": f.sentence,
         "document": f.document_id, "fact id": f.id,
     } for f in facts])
 
@@ -111,7 +111,11 @@ def show_fact_sources(facts: list[Fact], *, limit: int = 20) -> None:
             until = fact.valid_until or "now"
             st.markdown(f"**{md_escape(fact.source)}** — {md_escape(fact.relation.replace('_', ' '))} → "
                         f"**{md_escape(fact.target)}**")
-            st.caption(f"{fact.status} · valid {fact.valid_from} → {until} · date from {fact.date_source}")
+            held = (f"valid {fact.valid_from or '?'} → {until}" if fact.valid_from or fact.valid_until
+                    else "undated (its sentence gives no date)")
+            stated = f" · stated on {fact.stated_on}" if fact.stated_on else ""
+            phrase = f" · the text says “{fact.raw}”" if fact.raw else ""
+            st.caption(f"{fact.status} · {held}{stated}{phrase}")
             st.text(fact.sentence)
             if fact.document_id is not None:
                 st.page_link("pages/documents.py", label="Open the source", icon=":material/open_in_new:",

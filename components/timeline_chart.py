@@ -18,7 +18,7 @@ from services.graph.model import Fact
 
 ENDED, CURRENT, STATEMENT = ("ended or superseded (bar: valid from → until)",
                              "current, one at a time (bar: since its date, until something supersedes it)",
-                             "statement on a date (point: no known end)")
+                             "statement on a date (point: when it happened, or when its document was stated)")
 COLOURS = {ENDED: "#9e9e9e", CURRENT: "#2e7d32", STATEMENT: "#1f77b4"}
 TIMELINE_LEGEND = ("Bars are facts that hold for a span: grey when a later fact ended or superseded them, green when "
                    "they still hold (one value at a time, such as a CEO). Points are statements made on a date, "
@@ -28,13 +28,18 @@ TIMELINE_LEGEND = ("Bars are facts that hold for a span: grey when a later fact 
 def kind_of(fact: Fact) -> str:
     if fact.valid_until:
         return ENDED
-    return CURRENT if fact.single_valued else STATEMENT
+    return CURRENT if fact.single_valued and fact.when else STATEMENT
+
+
+def dated(facts: list[Fact]) -> tuple[list[Fact], list[Fact]]:
+    """(facts with a date: from their clause, or the day their document was stated; undated facts)."""
+    return [f for f in facts if f.when or f.valid_until], [f for f in facts if not (f.when or f.valid_until)]
 
 
 def timeline_rows(facts: list[Fact], today: dt.date) -> pd.DataFrame:
     rows = pd.DataFrame([{
         "fact": f"{f.source} — {f.relation.replace('_', ' ')} → {f.target}", "kind": kind_of(f),
-        "start": f.valid_from, "end": f.valid_until or today.isoformat(),
+        "start": f.when or f.valid_until, "end": f.valid_until or today.isoformat(),
         "sentence": (f.sentence[:160] + "…") if len(f.sentence) > 160 else f.sentence,
         "document": f.document_id, "valid_until": f.valid_until or ("(current)" if f.single_valued else "(no end known)"),
     } for f in facts])

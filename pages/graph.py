@@ -67,6 +67,9 @@ def render() -> None:
 
     labels = {e.key: f"{e.name} ({e.type}, {e.degree} facts)" for e in entities}
     focus = st.selectbox("Entity", list(labels), format_func=labels.get, key="graph.entity")
+    aliases = next((e.aliases for e in entities if e.key == focus), ())
+    if aliases:
+        st.caption("Also called: " + " · ".join(md_escape(a) for a in aliases))
 
     f1, f2, f3, f4 = st.columns([1, 3, 2, 3])
     depth = f1.number_input("Hops", 1, 3, 1, key="graph.depth")

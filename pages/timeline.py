@@ -9,7 +9,7 @@ from components.feedback import user_errors
 from components.graph_view import facts_frame
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
-from components.timeline_chart import TIMELINE_LEGEND, timeline_figure
+from components.timeline_chart import TIMELINE_LEGEND, dated, timeline_figure
 
 
 def render() -> None:
@@ -38,9 +38,13 @@ def render() -> None:
     d1, d2 = st.columns(2)
     start = d1.date_input("From", value=dt.date(1700, 1, 1), min_value=dt.date(1, 1, 1), key="timeline.from")
     end = d2.date_input("Until", value=dt.date.today(), min_value=dt.date(1, 1, 1), key="timeline.until")
-    facts = svc.graph.facts_of_entity(key, [coll.id], valid_from=start.isoformat(), valid_until=end.isoformat())
+    facts, undated = dated(svc.graph.facts_of_entity(key, [coll.id], valid_from=start.isoformat(),
+                                                     valid_until=end.isoformat()))
+    if undated:
+        with st.expander(f"{len(undated)} undated facts: neither their sentence nor their document gives a date"):
+            st.dataframe(facts_frame(undated), hide_index=True, width="stretch")
     if not facts:
-        st.info("No facts in this date range.", icon=":material/event_busy:")
+        st.info("No dated facts in this date range.", icon=":material/event_busy:")
         st.stop()
 
     st.plotly_chart(timeline_figure(facts, dt.date.today()), width="stretch", key="timeline.chart")

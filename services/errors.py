@@ -31,6 +31,14 @@ class ValidationFailed(WorkbenchError):
     """Input does not satisfy the rules (schema, lengths, ranges)."""
 
 
+class AmbiguousName(ValidationFailed):
+    """A name that several entities carry: the message lists them, ``candidates`` holds their keys."""
+
+    def __init__(self, message: str, candidates: list[str]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
 class EmbeddingMismatch(WorkbenchError):
     """The configured embedding model differs from the one a collection was built with."""
 

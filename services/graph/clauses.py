@@ -240,11 +240,11 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(obj, label or "created", raw, subject, anchors))
                 elif label:
                     out.append(Triple(subject, label, raw, obj, anchors))
+                elif prep.lower_ in ("in", "at", "on") and class_label(noun.lemma_) == "EVENT":
+                    out.append(Triple(subject, "held_in", raw, obj, anchors))  # "a civil war in the United States"
                 elif prep.lower_ in ("in", "on", "near", "at") and (class_label(noun.lemma_) in ("GPE", "LOC", "FAC")
                                                                    or obj.label in ("GPE", "LOC", "FAC")):
                     out.append(Triple(subject, "located_in", raw, obj, anchors))
-                elif prep.lower_ in ("in", "at", "on") and class_label(noun.lemma_) == "EVENT":
-                    out.append(Triple(subject, "held_in", raw, obj, anchors))
                 elif prep.lower_ in ("in", "at", "within") and obj.label in ("ORG", "NORP"):
                     out.append(Triple(subject, "part_of", raw, obj, anchors))  # "a residential hall in ANU"
                 elif prep.lower_ in ("in", "at") and obj.label == "EVENT":

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from services.collections import CollectionService
-from services.errors import NotFound, ValidationFailed
+from services.errors import AmbiguousName, NotFound, ValidationFailed
 from services.graph.entities import entity_key
 from services.graph.mermaid import subgraph_to_mermaid
 from services.graph.model import Entity, Subgraph
@@ -57,12 +57,23 @@ class GraphLookup:
         return [self.collections.get(n).id for n in names] if names else [c.id for c in self.collections.list()]
 
     def resolve_entity(self, name: str, cids: list[int]) -> Entity:
-        """The entity a name means: an exact key match (most connected first), else the best partial match."""
+        """The entity a name means: a key given exactly ("barcelona#org"), else the one entity with that name or
+        alias (most connected first, when collections share it), else the best partial match. A name that
+        different entities carry (Barcelona the city and the club) raises :class:`AmbiguousName` with them."""
         if not (name or "").strip():
             raise ValidationFailed("Give an entity name.")
-        found = self.require_graph().find_entities(name, cids, limit=50)
+        graph = self.require_graph()
+        if "#" in name:  # a homonym's key, as the ambiguity message gives it
+            given = graph.entities_by_keys([name.strip().lower()], cids)
+            if given:
+                return max(given, key=lambda e: e.degree)
+        found = graph.find_entities(name, cids, limit=50)
         key = entity_key(name)
-        exact = [e for e in found if e.key == key]
+        exact = [e for e in found if e.key.split("#")[0] == key or key in (entity_key(a) for a in e.aliases)]
+        if len({e.key for e in exact}) > 1:
+            listed = ", ".join(f"{e.name} ({e.type or 'untyped'}, key {e.key}, {e.degree} facts)" for e in exact[:10])
+            raise AmbiguousName(f"{name!r} names {len({e.key for e in exact})} entities: {listed}. "
+                                "Give the key of the one you mean.", [e.key for e in exact])
         if exact or found:
             return (exact or found)[0]
         raise NotFound(f"No entity matching {name!r} in the graph.")

@@ -33,6 +33,10 @@ class GraphReads:
                                                   "limit": _clamp(limit, 1, 200)})
         return [_entity(r) for r in rows]
 
+    def entities_by_keys(self, keys: list[str], collection_ids: list[int]) -> list[Entity]:
+        rows = self.store.query(q.ENTITIES_BY_KEYS, {"collection_ids": collection_ids, "keys": keys})
+        return [_entity(r) for r in rows]
+
     def entities_in_text(self, text: str, collection_ids: list[int], *, spacy_model: str) -> list[Entity]:
         """Graph entities named in ``text`` (a question): its named entities and noun phrases, matched by key."""
         from services.graph.entities import entity_key

@@ -127,28 +127,32 @@ def is_name(text: str) -> bool:
         return False
     if re.match(r"^(c|ca|circa|fl|b|d)\.?\s*\d", text, re.I):  # "c. 1338", "b. 1950"
         return False
-    return bool(re.search(r"[A-Za-z\u00c0-\u024f]{2}", text))
+    return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
 def _is_propn(tok: Any) -> bool:
     return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and tok.is_alpha)
 
 
-def _repair(doc: Any, start: int, end: int) -> tuple[int, int]:
+def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     """Widen a span over the proper nouns of the same name, cut a leading article and a trailing possessive."""
     sent_start = doc[start].sent.start
     while start > sent_start and _is_propn(doc[start - 1]) and doc[start - 1].head.i in range(start, end + 1) \
-            and doc[start - 1].ent_iob_ != "I":
-        start -= 1
+            and not doc[start - 1].ent_type_ and doc[start - 1].lower_ not in _TITLES:
+        start -= 1  # "States House" is part of "United States House…"; "CEO" of "Apple CEO Tim Cook" is not
     while end < len(doc):
         tok = doc[end]
-        if _is_propn(tok) and not tok.ent_type_ and (tok.head.i in range(start, end) or doc[end - 1].head.i == tok.i):
+        if _is_propn(tok) and not tok.ent_type_ and tok.lower_ not in _TITLES and (tok.head.i in range(start, end)
+                                                                                 or doc[end - 1].head.i == tok.i):
             end += 1
         elif tok.lower_ in ("of", "the", "de", "of the") and end + 1 < len(doc) and doc[end - 1].lower_ in ("of", "the") \
                 and _is_propn(doc[end + 1]):
             end += 1
         elif doc[end - 1].lower_ in ("of", "the", "and", "de") and _is_propn(tok):
             end += 1
+        elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and _is_propn(doc[end + 1]) \
+                and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
+            end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
         else:
             break
     while end - start > 1 and (doc[end - 1].lower_ in ("of", "the", "and", "de", "'s", "’s", "'", "-", ",")
@@ -169,13 +173,18 @@ def name_spans(doc: Any) -> list[NameSpan]:
     for ent in doc.ents:
         if ent.label_ not in NAMED:
             continue
-        start, end = _repair(doc, ent.start, ent.end)
+        start, end = _repair(doc, ent.start, ent.end, ent.label_)
+        if end - start > 2 and doc[start].lower_ in _TITLES and doc[start + 1].lower_ == "of":
+            start += 2  # "King of Sweden" is a title of Sweden's, not a name: the name is "Sweden"
+            label = ENTITY
+        else:
+            label = ent.label_
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:end].text.split())
         if not is_name(text):
             continue
-        spans.append(NameSpan(start, end, text, ent.label_, doc[start:end].root))
+        spans.append(NameSpan(start, end, text, label, doc[start:end].root))
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from services.errors import ValidationFailed
 from services.graph.mermaid import subgraph_to_mermaid
+from services.graph.model import Fact
 from services.retrieval.answer import Answer, build_messages, extract, generate
 from services.retrieval.conversations import ConversationService
 from services.retrieval.memory import MemoryService
@@ -97,8 +98,8 @@ class AskService:
             memory_turns, why = self._memory_turns(question)
             diagnostics["memory"] = why
             history_msgs = memory_turns + [{"role": t.role, "content": t.content} for t in history]
-            facts_text = "\n".join(f"- {f.source} {f.relation.replace('_', ' ')} {f.target} "
-                                   f"(valid {f.valid_from} to {f.valid_until or 'now'})" for f in used_facts)
+            facts_text = "\n".join(f"- {f.source} {f.relation.replace('_', ' ')} {f.target}{_validity(f)}"
+                                   for f in used_facts)
             answer = generate(self.llm, build_messages(question, context, facts_text, history_msgs), context, on_token)
         else:
             diagnostics["memory"] = "not injected: no LLM configured (the extractive answer uses no prompt)"
@@ -191,3 +192,10 @@ class AskService:
                    "facts": [dataclasses.asdict(f) for f in result.facts]}
         self.conversations.add_turn(result.conversation_id, "assistant", result.answer.text,
                                     retrieved=retrieved, details=details)
+
+
+def _validity(fact: Fact) -> str:
+    """How long a fact held, as the prompt says it: its clause's dates, else when its document stated it."""
+    if fact.valid_from or fact.valid_until:
+        return f" (valid {fact.valid_from or '?'} to {fact.valid_until or 'now'})"
+    return f" (stated {fact.stated_on})" if fact.stated_on else ""
