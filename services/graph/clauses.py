@@ -29,6 +29,8 @@ LISTING = {"as", "including", "like", "among"}
 HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
 CONDITIONAL = {"if", "unless", "whether"}
 RELATIVE = {"who", "which", "that", "whom"}
+LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
+            "between", "among", "within", "throughout"}
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
 
 
@@ -76,7 +78,8 @@ class Resolver:
         label = class_label(tok.lemma_)
         if label and label != "PERSON":  # "the dbm library", "the Tate gallery": the class noun's own name
             named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
-            if len(named) == 1:
+            others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
+            if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
                 return [self.by_token[named[0].i][1]]
         listed: list[Ref] = []
         for prep in (c for c in tok.children if c.dep_ == "prep"):
@@ -288,7 +291,8 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                         out += [Triple(s, label, _raw(verb, particle, None), o, anchors) for s in subjects]
                 for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING):
                     # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
-                    label = noun_label(child.lemma_, prep.lower_) or RELATED_TO
+                    # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
+                    label = RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle)
                     for pobj in _with_conj(c for c in prep.children if c.dep_ == "pobj"):
                         for o in resolver.refs(pobj):
                             raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"

@@ -32,7 +32,7 @@ from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
 from services.graph.mentions import MENTIONS_KEY, Mention
 from services.graph.spans import ENTITY, NAMED, NameSpan, is_name, kind, name_spans, strip_titles
-from services.graph.vocabulary import INSTANCE_OF
+from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF
 from services.long_lived import freeze_loaded
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
@@ -186,6 +186,9 @@ def _topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
         span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
         if span is not None and len(span):
             found.append(NameSpan(span.start, span.end, topic, ENTITY, span.root))
+    # an occurrence inside a longer name ("Acme" in "Acme Corp.") is that name's, not the topic's
+    found = [t for t in found if not any(s.start <= t.start and t.end <= s.end and s.end - s.start > t.end - t.start
+                                         for s in spans)]
     if not found:
         return spans
     covered = {i for s in found for i in range(s.start, s.end)}
@@ -356,12 +359,21 @@ class _Entities:
         return self.nodes[key]
 
     def finish(self, relations: list[Relation]) -> list[EntityNode]:
-        """Settle each entity's type (its stated class, else the commonest tag) and the aliases the text gives."""
+        """Settle each entity's type (its stated class, else the commonest tag, its facts' kinds counting double)
+        and the aliases the text gives."""
+        by_id = {n.id: k for k, n in self.nodes.items()}
+        evidence: dict[str, list[str]] = {}
+        for rel in relations:
+            kinds = ARGUMENT_KINDS.get(rel.label, (None, None))
+            for end, wanted in zip((rel.source_id, rel.target_id), kinds, strict=True):
+                if wanted and end in by_id:
+                    evidence.setdefault(by_id[end], []).append(wanted)
         for key, node in self.nodes.items():
             refs = self.refs[key]
             stated = [r.label for r in refs if r.stated]
             tags = [s.label for s in self.spans if name_key(s.text, s.label) == key and s.label != ENTITY]
             tags += [r.label for r in refs if r.label != ENTITY]
+            tags += 3 * evidence.get(key, [])  # what its facts say it is outweighs two mentions' tags
             node.label = stated[0] if stated else (max(set(tags), key=tags.count) if tags else ENTITY)
             node.properties["stated"] = bool(stated)
             node.properties["mentions"] = len(refs)

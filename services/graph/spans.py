@@ -182,7 +182,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:end].text.split())
-        if not is_name(text):
+        if not is_name(text) or _hyphenated(doc, end):
             continue
         spans.append(NameSpan(start, end, text, label, doc[start:end].root))
         taken.update(range(start, end))
@@ -195,12 +195,21 @@ def name_spans(doc: Any) -> list[NameSpan]:
         while j < len(doc) and j not in taken and _is_propn(doc[j]) and not doc[j].ent_type_:
             j += 1
         text = doc[i:j].text
+        if _hyphenated(doc, j):
+            i = j
+            continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
         if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]):
             spans.append(NameSpan(i, j, text, ENTITY, doc[i:j].root))
             taken.update(range(i, j))
         i = j
     return sorted(spans, key=lambda s: s.start)
+
+
+def _hyphenated(doc: Any, end: int) -> bool:
+    """A capitalised word joined by a hyphen to a lower-case one ("All-star", "Oscar-winning") is no name."""
+    return end + 1 < len(doc) and doc[end].text == "-" and not doc[end].whitespace_ and doc[end + 1].is_lower \
+        and not doc[end - 1].whitespace_
 
 
 def strip_titles(name: str) -> str:

@@ -1,9 +1,10 @@
-"""Temporal rules for facts: where ``valid_from`` comes from, and which facts supersede which.
+"""Temporal rules for facts: reading a stated date, a document's own date, and which facts supersede which.
 
 Pure functions, no store access. Dates are ISO strings (``YYYY-MM-DD``) so that
 they compare correctly as strings in both Cypher engines.
 
-Supersession applies to *single-valued* relations. Each has a key side: for
+A fact's ``valid_from`` / ``valid_until`` come from its clause (services/graph/dating.py); a document's own
+date is its facts' ``stated_on``. Supersession applies to *single-valued* relations. Each has a key side: for
 ``ceo_of`` the company has one CEO at a time (keyed by the object), for
 ``located_in`` a thing is in one place (keyed by the subject). Among the facts
 with the same relation and key entity, ordered by ``valid_from``, each fact is
@@ -18,31 +19,19 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-# relation -> which side identifies "the slot" that holds one value at a time
+# relation -> which side identifies "the slot" that holds one value at a time (labels of the vocabulary,
+# services/graph/vocabulary.py)
 SINGLE_VALUED: dict[str, str] = {
-    "ceo_of": "object", "president_of": "object", "chair_of": "object", "chairman_of": "object",
-    "head_of": "object", "leader_of": "object", "mayor_of": "object", "governor_of": "object",
-    "prime_minister_of": "object", "director_of": "object", "holds_office": "object",
-    "secretary_of": "object", "king_of": "object", "queen_of": "object", "owner_of": "object",
-    "located_in": "subject", "headquartered_in": "subject", "capital_of": "object",
-    "status": "subject", "version": "subject", "lives_in": "subject", "based_in": "subject",
-}
-RELATION_ALIASES = {
-    "chief_executive_of": "ceo_of", "chief_executive_officer_of": "ceo_of", "executive_of": "ceo_of",
-    "president_and_ceo_of": "ceo_of", "chairwoman_of": "chair_of", "chairperson_of": "chair_of",
-    "hold_office": "holds_office", "locate_in": "located_in", "headquarter_in": "headquartered_in",
-    "live_in": "lives_in", "base_in": "based_in",
+    "ceo_of": "object", "president_of": "object", "prime_minister_of": "object", "king_of": "object",
+    "secretary_of": "object", "capital_of": "object",
+    "located_in": "subject", "headquartered_in": "subject", "lives_in": "subject", "based_in": "subject",
+    "owned_by": "subject",
 }
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|21[0-9]{2})\b")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?=$|[^0-9])")
 _MONTHS = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
            r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
 _WRITTEN_DATE = re.compile(rf"\b{_MONTHS}\.? \d{{1,2}},? \d{{4}}\b|\b\d{{1,2}} {_MONTHS}\.? \d{{4}}\b")
-
-
-def normalise_relation(raw: str) -> str:
-    rel = re.sub(r"[^a-z0-9]+", "_", raw.lower()).strip("_")[:60] or "related_to"
-    return RELATION_ALIASES.get(rel, rel)
 
 
 def date_from_text(text: str) -> str | None:
@@ -79,16 +68,6 @@ def document_date(metadata: dict[str, Any]) -> str | None:
         if 1 <= y <= 9999:
             return f"{y:04d}-01-01"
     return None
-
-
-def valid_from_for(sentence_date: str | None, metadata: dict[str, Any], ingested_at: dt.datetime) -> tuple[str, str]:
-    """(valid_from, where it came from): the sentence, the document's date, or the ingestion time."""
-    if sentence_date:
-        return sentence_date, "sentence"
-    doc_date = document_date(metadata)
-    if doc_date:
-        return doc_date, "document"
-    return ingested_at.date().isoformat(), "ingested"
 
 
 @dataclass(frozen=True)

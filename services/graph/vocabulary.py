@@ -72,7 +72,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "worked_for": ("work for", "work at", "work with", "employ by", "employ at", "hire by", "sign with", "sign for",
                    "sign by", "draft by", "draft to", "trade to", "loan to", "transfer to", "recruit by",
                    "contract with", "work on"),
-    "played_for": ("play for", "play with", "play at", "play as", "compete for", "race for", "drive for", "wrestle for"),
+    "employs": ("hire", "employ", "recruit", "appoint", "draft"),
+    "played_for": ("play for", "play with", "play at", "compete for", "race for", "drive for", "wrestle for"),
     "studied_at": ("study at", "study in", "study under", "educate at", "educate in", "graduate from", "attend",
                    "enrol in", "enroll in", "enrol at", "enroll at", "train at", "train in", "train under",
                    "teach by"),
@@ -103,7 +104,7 @@ VERBS: dict[str, tuple[str, ...]] = {
                  "style", "title", "call as", "change to", "also know as", "bill as"),
     "visited": ("visit", "tour", "travel to", "sail to", "fly to", "arrive in", "arrive at", "go to", "come to",
                 "reach", "explore", "land in", "land on", "travel through", "sail from", "depart from"),
-    "signed": ("sign", "ratify", "conclude", "negotiate", "pass", "enact", "approve", "veto", "adopt", "propose",
+    "signed": ("sign", "ratify", "negotiate", "pass", "enact", "approve", "veto", "adopt", "propose",
                "introduce", "repeal", "amend"),
     "met": ("meet", "meet with", "talk with", "negotiate with", "trade with", "communicate with", "correspond with"),
     "hosted": ("host", "present", "stage", "organize by", "hold"),
@@ -191,6 +192,18 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "allied_with": ("ally of", "supporter of", "friend of", "associate of", "protégé of", "protege of"),
     "fought": ("rival of", "enemy of", "opponent of", "critic of"),
     "influenced_by": ("adaptation of", "remake of", "version of", "cover of", "parody of", "biography of"),
+}
+
+# What a label's two ends are, where the label says it: (subject kind, object kind), None for either.
+# An entity the tagger typed otherwise, and no class of the text typed, takes the kind its facts give it.
+ARGUMENT_KINDS: dict[str, tuple[str | None, str | None]] = {
+    "stars": (None, "PERSON"), "starred_in": ("PERSON", None), "directed": ("PERSON", None),
+    "born_in": ("PERSON", "GPE"), "died_in": ("PERSON", "GPE"), "buried_in": ("PERSON", None),
+    "married": ("PERSON", "PERSON"), "child_of": ("PERSON", "PERSON"), "parent_of": ("PERSON", "PERSON"),
+    "sibling_of": ("PERSON", "PERSON"), "played_for": ("PERSON", "ORG"), "studied_at": ("PERSON", None),
+    "capital_of": ("GPE", "GPE"), "portrayed": ("PERSON", "PERSON"), "wrote": (None, "WORK_OF_ART"),
+    "president_of": ("PERSON", None), "prime_minister_of": ("PERSON", "GPE"), "king_of": ("PERSON", "GPE"),
+    "ceo_of": ("PERSON", "ORG"),
 }
 
 # Adjectival nationality ("an American actor"): the NORP names where the subject comes from.

@@ -40,7 +40,7 @@ def _triples(facts):
 def test_relationships(rag, kg):
     data = ok_json(rag("graph", "relationships", "acme", "-c", kg, "--json"))
     assert data["entity"]["key"] == "acme" and data["entity"]["name"] == "Acme"
-    assert {("alice", "work_for", "acme"), ("dana", "ceo_of", "acme"), ("erin", "ceo_of", "acme")} <= _triples(data["facts"])
+    assert {("alice", "worked_for", "acme"), ("dana", "ceo_of", "acme"), ("erin", "ceo_of", "acme")} <= _triples(data["facts"])
     fact = next(f for f in data["facts"] if f["source_key"] == "dana")
     assert fact["status"] == "superseded" and fact["valid_from"].startswith("2019") and fact["valid_until"].startswith("2021")
     assert {"id", "sentence", "document_id", "chunk_id", "collection_id"} <= set(fact)

@@ -120,7 +120,7 @@ def test_entities_carry_key_display_name_and_named_type(extractor):
     # a common noun is no node: the fact names its objects, and the phrase keeps the noun
     assert "treaty" not in by_key
     (fact,) = _relations(node)
-    assert fact[:3] == ("united states", "related_to", "mexico") and fact[3]["raw"] == "signed treaty with"
+    assert fact[:3] == ("united states", "signed", "mexico") and fact[3]["raw"] == "signed treaty with"
 
 
 def test_ceo_relation_from_copular_sentence(extractor):
@@ -153,7 +153,7 @@ def test_us_and_united_states_resolve_to_one_entity(extractor):
     rels = {(s, r, t) for s, r, t, _ in _relations(node)}
     # both sentences' facts hang off the same entity
     assert ("united states", "attacked", "mexico") in rels
-    assert ("united states", "related_to", "mexico") in rels, rels
+    assert ("united states", "signed", "mexico") in rels, rels
 
 
 def test_relation_offsets_are_absolute_and_per_sentence(extractor):

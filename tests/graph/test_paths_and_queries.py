@@ -52,11 +52,11 @@ def test_fixture_graph_is_what_the_extractor_gives(services, kg):
     located = _located(hood.facts).relation
     assert located in ("locate_in", "located_in")
     assert _triples(hood.facts) == {
-        ("alice", "work_for", "acme"), ("acme", located, "berlin"), ("berlin", "capital_of", "germany"),
+        ("alice", "worked_for", "acme"), ("acme", located, "berlin"), ("berlin", "capital_of", "germany"),
         ("dana", "ceo_of", "acme"), ("erin", "ceo_of", "acme"),
     }
     assert _triples(services.graph.neighbourhood(kg["id"], "initech").facts) == {
-        ("globex", "acquire", "initech"), ("initech", "hire", "peter")}
+        ("globex", "acquired", "initech"), ("initech", "employs", "peter")}
 
 
 def test_two_hop_path(services, kg):
@@ -64,7 +64,7 @@ def test_two_hop_path(services, kg):
     assert len(paths) == 1
     (path,) = paths
     assert len(path) == 2
-    assert (path[0].source_key, path[0].relation, path[0].target_key) == ("alice", "work_for", "acme")
+    assert (path[0].source_key, path[0].relation, path[0].target_key) == ("alice", "worked_for", "acme")
     assert (path[1].source_key, path[1].target_key) == ("acme", "berlin")
     assert path[0].sentence == "Alice works for Acme."
     assert {f.document_id for f in path} == {kg["docs"]["chain"]}
@@ -78,12 +78,12 @@ def test_paths_are_undirected_and_bounded_by_max_hops(services, kg):
     assert [(f.source_key, f.target_key) for f in three] == [("alice", "acme"), ("acme", "berlin"), ("berlin", "germany")]
     assert services.graph.paths(kg["id"], "alice", "germany", max_hops=2) == []
     (back,) = services.graph.paths(kg["id"], "berlin", "alice")  # against the edge direction
-    assert [(f.source_key, f.relation, f.target_key) for f in back][1] == ("alice", "work_for", "acme")
+    assert [(f.source_key, f.relation, f.target_key) for f in back][1] == ("alice", "worked_for", "acme")
     assert [(f.source_key, f.target_key) for f in back] == [("acme", "berlin"), ("alice", "acme")]
     # two CEOs meet through the company
     (ceos,) = services.graph.paths(kg["id"], "dana", "erin")
     assert [f.relation for f in ceos] == ["ceo_of", "ceo_of"]
-    assert services.graph.paths(kg["id"], "alice", "acme", max_hops=1)[0][0].relation == "work_for"
+    assert services.graph.paths(kg["id"], "alice", "acme", max_hops=1)[0][0].relation == "worked_for"
 
 
 def test_no_path_between_components_or_unknown_entities(services, kg):
@@ -124,15 +124,15 @@ def test_relation_filter(services, kg):
     assert _triples(ceo.facts) == {("dana", "ceo_of", "acme"), ("erin", "ceo_of", "acme")}
     far = services.graph.neighbourhood(kg["id"], "alice", depth=3, relations=["capital_of"])
     assert _triples(far.facts) == {("berlin", "capital_of", "germany")}
-    both = services.graph.neighbourhood(kg["id"], "acme", relations=["work_for", "hire"])
-    assert _triples(both.facts) == {("alice", "work_for", "acme")}
+    both = services.graph.neighbourhood(kg["id"], "acme", relations=["worked_for", "employs"])
+    assert _triples(both.facts) == {("alice", "worked_for", "acme")}
     assert services.graph.neighbourhood(kg["id"], "acme", relations=["no_such_relation"]).facts == []
 
 
 def test_status_filter_superseded(services, kg):
     old = services.graph.neighbourhood(kg["id"], "acme", status="superseded")
     assert [(f.source_key, f.valid_from, f.valid_until, f.date_source) for f in old.facts] == [
-        ("dana", "2019-01-01", "2021-01-01", "sentence")]
+        ("dana", "2019-01-01", "2021-01-01", "text")]
     current = services.graph.neighbourhood(kg["id"], "acme", status="current", relations=["ceo_of"])
     assert [(f.source_key, f.valid_until) for f in current.facts] == [("erin", None)]
     # everything not in a single-valued chain is current
@@ -183,8 +183,8 @@ def test_relation_types_and_counts(services, kg):
     types = services.graph.relation_types([kg["id"]])
     assert types[0] == ("ceo_of", 2)
     as_dict = dict(types)
-    assert {k: as_dict.get(k) for k in ("work_for", "capital_of", "acquire", "hire")} == {
-        "work_for": 1, "capital_of": 1, "acquire": 1, "hire": 1}
+    assert {k: as_dict.get(k) for k in ("worked_for", "capital_of", "acquired", "employs")} == {
+        "worked_for": 1, "capital_of": 1, "acquired": 1, "employs": 1}
     assert len(types) == 6 and sum(n for _, n in types) == 7
     assert services.graph.relation_types([kg["id"]], limit=1) == [("ceo_of", 2)]
     assert services.graph.counts([kg["id"]]) == {"entities": 9, "facts": 7}
@@ -202,11 +202,11 @@ def test_path_from_an_entity_to_itself_is_empty(services, kg, key):
 def test_facts_of_entity_finds_it_on_either_side_in_time_order(services, kg):
     facts = services.graph.facts_of_entity("acme", [kg["id"]])
     located = _located(facts).relation
-    assert _triples(facts) == {("alice", "work_for", "acme"), ("acme", located, "berlin"),
+    assert _triples(facts) == {("alice", "worked_for", "acme"), ("acme", located, "berlin"),
                                ("dana", "ceo_of", "acme"), ("erin", "ceo_of", "acme")}
     assert len({f.id for f in facts}) == len(facts) == 4
-    assert [f.valid_from for f in facts] == sorted(f.valid_from for f in facts)
-    # a window inside Dana's term (2019 to 2021) leaves out Erin and the 2022 facts
+    assert [f.when for f in facts] == sorted(f.when for f in facts)  # when it held, else when it was stated
+    # a window inside Dana's term (2019 to 2021) leaves out Erin and the facts stated in 2022
     window = services.graph.facts_of_entity("acme", [kg["id"]], valid_from="2019-06-01", valid_until="2020-01-01")
     assert _triples(window) == {("dana", "ceo_of", "acme")}
     assert services.graph.facts_of_entity("acme", [kg["id"] + 10_000]) == []

@@ -9,7 +9,7 @@ from services.graph.scene import build_scene
 from tests.graph.conftest import ingest
 
 
-def _fact(fid, src, dst, *, src_type="ORG", dst_type="PERSON", relation="hire"):
+def _fact(fid, src, dst, *, src_type="ORG", dst_type="PERSON", relation="employs"):
     return Fact(id=str(fid), collection_id=1, source_key=src, source=src.title(), source_type=src_type,
                 relation=relation, target_key=dst, target=dst.title(), target_type=dst_type, document_id=1,
                 chunk_id=None, sentence="", valid_from="2020-01-01", valid_until=None, status="current")
@@ -57,7 +57,7 @@ def test_paths_count_routes_not_facts_and_document_frequencies_come_from_the_gra
     ingest(services, dated.name, "two", "Bob works for Acme.", {"date": "2021-01-01"})
     paths = services.graph.paths(dated.id, "alice", "berlin")
     assert len(paths) == 1  # two facts link Alice and Acme: still one route
-    assert {f.relation for f in services.graph.facts_between(dated.id, "acme", "alice")} == {"work_for", "join"}
+    assert {f.relation for f in services.graph.facts_between(dated.id, "acme", "alice")} == {"worked_for", "part_of"}
     frequencies = services.graph.document_frequencies(dated.id, ["acme", "alice", "nobody"])
     assert frequencies == {"acme": 2, "alice": 1}
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from llama_index.core.schema import TransformComponent
 
@@ -32,7 +30,7 @@ def _ingest_ceos(services, coll, order=("2019", "2021", "2023")) -> dict[str, in
 def _ceo_timeline(services, cid) -> dict[str, tuple[str | None, str | None, str]]:
     facts = [f for f in services.graph.facts_of_entity("acme", [cid]) if f.relation == "ceo_of"]
     assert all(f.target_key == "acme" for f in facts)
-    timeline = {f.source_key: (f.valid_from, f.valid_until, f.status) for f in facts}
+    timeline = {f.source_key: (f.when, f.valid_until, f.status) for f in facts}  # stated on its document's date
     assert len(timeline) == len(facts), "one ceo_of fact per person expected"
     return timeline
 
@@ -55,8 +53,10 @@ def test_ceo_succession(services, dated, order):
     assert _ceo_timeline(services, cid) == EXPECTED_TIMELINE
     by_person = {f.source_key: f for f in facts}
     assert by_person["alice"].document_id == ids["2019"]
-    assert by_person["bob"].date_source == "document"
-    assert [f.valid_from for f in facts] == sorted(f.valid_from for f in facts)  # ordered by valid_from
+    # no clause date: the document's date is when the fact was stated, not a validity date; the chain orders by it
+    assert (by_person["bob"].valid_from, by_person["bob"].stated_on, by_person["bob"].date_source) == (
+        None, "2021-03-01", None)
+    assert [f.when for f in facts] == sorted(f.when for f in facts)
 
     # the time window 2020-01-01 .. 2020-01-01 sees only Alice as CEO
     window = services.graph.neighbourhood(cid, "acme", valid_from="2020-01-01", valid_until="2020-01-01")
@@ -136,8 +136,8 @@ def test_reingest_replaces_the_documents_facts(services, dated):
     assert facts_of_document(services, doc) == again["facts"] == 2
     facts = services.graph.facts_of_entity("acme", [dated.id]) + services.graph.facts_of_entity("initech", [dated.id])
     assert {(f.source_key, f.relation, f.target_key) for f in facts} == {
-        ("bob", "ceo_of", "acme"), ("bob", "work_for", "initech")}
-    assert all(f.document_id == doc and f.valid_from == "2021-03-01" for f in facts)
+        ("bob", "ceo_of", "acme"), ("bob", "worked_for", "initech")}
+    assert all(f.document_id == doc and f.stated_on == "2021-03-01" and f.valid_from is None for f in facts)
     assert entity_count(services, dated.id, "alice") == 0
     # Bob's ceo fact is alone in its slot now: the replaced Alice fact must not linger to supersede or be superseded
     assert [(f.source_key, f.status) for f in facts if f.relation == "ceo_of"] == [("bob", "current")]
@@ -182,8 +182,7 @@ def test_collections_are_isolated(services, make_collection):
     assert {f.document_id for f in services.graph.neighbourhood(two.id, "acme").facts} == {doc_two}
 
 
-def test_valid_from_priority_in_the_store(services, dated):
-    today = dt.date.today().isoformat()
+def test_dates_in_the_store_come_from_the_clause_and_the_document_never_the_ingestion(services, dated):
     sentence = ingest(services, dated.name, "s", "Bob became CEO of Acme Corp in 2021.", {"date": "2019-01-15"})
     document = ingest(services, dated.name, "d", "Dana is the CEO of Globex.", {"date": "2019-01-15"})
     year = ingest(services, dated.name, "y", "Erin is the CEO of Initech.", {"year": 2018})
@@ -191,16 +190,28 @@ def test_valid_from_priority_in_the_store(services, dated):
     got = {}
     for item in (sentence, document, year, nothing):
         rows = services.graph_store.query(
-            "MATCH ()-[r:FACT {document_id: $d}]->() RETURN r.valid_from AS f, r.date_source AS s",
+            "MATCH ()-[r:FACT {document_id: $d}]->() RETURN r.valid_from AS f, r.stated_on AS o, r.date_source AS s",
             {"d": item["document_id"]})
         assert len(rows) == 1, rows
-        got[item["title"]] = (rows[0]["f"], rows[0]["s"])
+        got[item["title"]] = (rows[0]["f"], rows[0]["o"], rows[0]["s"])
     assert got == {
-        "s": ("2021-01-01", "sentence"),
-        "d": ("2019-01-15", "document"),
-        "y": ("2018-01-01", "document"),
-        "n": (today, "ingested"),
+        "s": ("2021-01-01", "2019-01-15", "text"),
+        "d": (None, "2019-01-15", None),
+        "y": (None, "2018-01-01", None),
+        "n": (None, None, None),
     }
+
+
+def test_a_stated_end_is_kept_by_supersession(services, dated):
+    """"from 1364 to 1389" ends the fact in 1389, whatever later fact there is or is not."""
+    ingest(services, dated.name, "albert", "Albert was King of Sweden from 1364 to 1389.")
+    ingest(services, dated.name, "margaret", "Margaret was Queen of Sweden from 1389 to 1412.")
+    ingest(services, dated.name, "eric", "Eric became King of Sweden in 1396.")
+    facts = {f.source_key: f for f in services.graph.facts_of_entity("sweden", [dated.id]) if f.relation == "king_of"}
+    assert (facts["albert"].valid_from, facts["albert"].valid_until) == ("1364-01-01", "1389-01-01")
+    assert (facts["margaret"].valid_from, facts["margaret"].valid_until) == ("1389-01-01", "1412-01-01")
+    assert (facts["eric"].valid_from, facts["eric"].valid_until, facts["eric"].status) == ("1396-01-01", None, "current")
+    assert facts["albert"].status == facts["margaret"].status == "superseded"
 
 
 def test_normal_ingest_marks_document_graph_done(services, dated):
@@ -286,9 +297,9 @@ def test_located_in_is_superseded_when_a_thing_moves(services, dated):
     assert {(f.source_key, f.relation, f.target_key) for f in facts} == {
         ("acme", "located_in", "berlin"), ("acme", "located_in", "paris")}
     by_place = {f.target_key: f for f in facts}
-    assert (by_place["berlin"].valid_from, by_place["berlin"].valid_until, by_place["berlin"].status) == (
+    assert (by_place["berlin"].when, by_place["berlin"].valid_until, by_place["berlin"].status) == (
         "2015-01-01", "2020-01-01", "superseded")
-    assert (by_place["paris"].valid_from, by_place["paris"].valid_until, by_place["paris"].status) == (
+    assert (by_place["paris"].when, by_place["paris"].valid_until, by_place["paris"].status) == (
         "2020-01-01", None, "current")
     assert by_place["berlin"].document_id == berlin["document_id"]
     assert by_place["paris"].document_id == paris["document_id"]

@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 import random
 
 import pytest
 
 from services.graph.entities import ALIASES, display_name, entity_key
-from services.graph.temporal import (
-    RELATION_ALIASES,
-    SINGLE_VALUED,
-    ChainFact,
-    date_from_text,
-    document_date,
-    normalise_relation,
-    resolve_chain,
-    valid_from_for,
-)
-
-INGESTED = dt.datetime(2024, 6, 30, 23, 15, tzinfo=dt.UTC)
-
+from services.graph.temporal import SINGLE_VALUED, ChainFact, date_from_text, document_date, resolve_chain
+from services.graph.vocabulary import LABELS, RELATED_TO, canonical, noun_label, verb_label
 
 # -- date_from_text -------------------------------------------------------------------------------
 
@@ -102,27 +90,6 @@ def test_document_date_missing_or_invalid_is_none(metadata):
     assert document_date(metadata) is None
 
 
-# -- valid_from_for -------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("sentence_date, metadata, expected", [
-    ("2021-01-01", {"date": "2019-03-01"}, ("2021-01-01", "sentence")),
-    ("2021-01-01", {}, ("2021-01-01", "sentence")),
-    (None, {"date": "2019-03-01"}, ("2019-03-01", "document")),
-    (None, {"year": 1848}, ("1848-01-01", "document")),
-    (None, {}, (INGESTED.date().isoformat(), "ingested")),
-    (None, {"year": True}, (INGESTED.date().isoformat(), "ingested")),
-    ("", {"date": "bad"}, (INGESTED.date().isoformat(), "ingested")),
-])
-def test_valid_from_priority_sentence_then_document_then_ingestion(sentence_date, metadata, expected):
-    assert valid_from_for(sentence_date, metadata, INGESTED) == expected
-
-
-def test_valid_from_ingestion_fallback_is_the_ingestion_date():
-    assert valid_from_for(None, {}, INGESTED) == ("2024-06-30", "ingested")
-    other = dt.datetime(1999, 12, 31, 8, 0, tzinfo=dt.UTC)
-    assert valid_from_for(None, {}, other) == ("1999-12-31", "ingested")
-
-
 # -- resolve_chain --------------------------------------------------------------------------------
 
 THREE_HOLDERS = [
@@ -195,38 +162,28 @@ def test_single_valued_key_sides():
     assert set(SINGLE_VALUED.values()) == {"object", "subject"}
 
 
-def test_every_relation_alias_normalises_to_its_target():
-    assert len(RELATION_ALIASES) >= 10
-    for alias, target in RELATION_ALIASES.items():
-        assert normalise_relation(alias) == target, alias
-        assert normalise_relation(alias.replace("_", " ").title()) == target, alias
-        assert normalise_relation(target) == target, target  # canonical names are fixed points
-
-
-def test_every_single_valued_alias_target_is_reachable():
-    targets = {t for t in RELATION_ALIASES.values() if t in SINGLE_VALUED}
-    assert {"ceo_of", "located_in"} <= targets
-    reached = {normalise_relation(a) for a in RELATION_ALIASES}
-    assert targets <= reached
-    assert all(normalise_relation(a) in SINGLE_VALUED for a, t in RELATION_ALIASES.items() if t in SINGLE_VALUED)
+def test_single_valued_relations_are_labels_of_the_vocabulary():
+    assert set(SINGLE_VALUED) <= set(LABELS)
+    assert 60 <= len(LABELS) <= 120  # "about a hundred canonical labels"
 
 
 @pytest.mark.parametrize("raw, expected", [
-    ("locate_in", "located_in"),
-    ("Chief Executive of", "ceo_of"),
-    ("chief-executive-officer of", "ceo_of"),
-    ("  Work For  ", "work_for"),
-    ("", "related_to"),
-    ("--- !!", "related_to"),
+    ("locate_in", "located_in"), ("located in", "located_in"), ("located at", "located_in"),
+    ("Chief Executive of", "ceo_of"), ("chief executive officer of", "ceo_of"), ("CEO of", "ceo_of"),
+    ("  Work For  ", "worked_for"), ("was born in", "born_in"), ("founded", "founded"), ("acquired", "acquired"),
+    ("ceo_of", "ceo_of"), ("", RELATED_TO), ("--- !!", RELATED_TO), ("frobnicated", RELATED_TO),
 ])
-def test_normalise_relation(raw, expected):
-    assert normalise_relation(raw) == expected
+def test_canonical_labels(raw, expected):
+    assert canonical(raw) == expected
 
 
-def test_long_relation_names_are_truncated():
-    rel = normalise_relation("very long relation " * 20)
-    assert 0 < len(rel) <= 60
-    assert rel.startswith("very_long_relation_")
+def test_verb_and_noun_triggers():
+    assert verb_label("locate", "on") == verb_label("situate", "in") == "located_in"
+    assert verb_label("bear", "in") == "born_in"
+    assert verb_label("direct") == "directed"
+    assert verb_label("frobnicate") == RELATED_TO
+    assert noun_label("capital", "of") == "capital_of"
+    assert noun_label("heavy metal band", "from") is None
 
 
 # -- entity keys ----------------------------------------------------------------------------------

@@ -74,7 +74,39 @@ def test_llm_facts_with_exclusivity_supersede(services, llm_graph, fake_llm, dat
     # "leads" is not a built-in single-valued relation: only the model's exclusivity makes Eli supersede Dana.
     assert facts["Dana"].status == "superseded" and facts["Dana"].valid_until == "2015-01-01"
     assert facts["Eli"].status == "current" and facts["Eli"].valid_from == "2015-01-01"
-    assert facts["Dana"].date_source == "sentence"
+    assert facts["Dana"].date_source == "text"
+
+
+def test_llm_facts_go_through_the_same_vocabulary_dating_and_resolution(services, dated):
+    """The model's own labels map to the vocabulary ("is located at" → located_in), its dates are the clause's
+    (a start and an end), and its names resolve like the offline extractor's (a short form to the full name)."""
+    def model(messages, request):
+        return json.dumps({"entities": [{"name": "John Smith", "type": "PERSON"}, {"name": "Smith", "type": "PERSON"},
+                                        {"name": "Arsenal", "type": "ORG"}, {"name": "London", "type": "GPE"}],
+                           "relations": [
+                               {"subject": "Arsenal", "relation": "is located at", "object": "London",
+                                "sentence": "Arsenal is located at London.", "date": None},
+                               {"subject": "Smith", "relation": "played_for", "object": "Arsenal",
+                                "sentence": "Smith played for Arsenal from 1990 to 1995.", "date": "1990-01-01",
+                                "until": "1995-01-01"},
+                               {"subject": "John Smith", "relation": "was born in", "object": "London",
+                                "sentence": "John Smith was born in London.", "date": None}]})
+
+    with FakeOpenAI(model) as server:
+        settings = Settings(openai_base_url=server.base_url, llm_model="fake-model")
+        graph = GraphService(engine=services.engine, store=services.graph_store,
+                             extractor=LLMTemporalExtractor(LLMClient(settings)))
+        text = "John Smith was born in London. Smith played for Arsenal from 1990 to 1995. Arsenal is located at London."
+        doc_id = services.ingestion.run(text_request(dated, title="John Smith", text=text)).items[0]["document_id"]
+        assert graph.index_document(doc_id).status == "done"
+        assert "located_in" in server.requests[-1]["body"]["messages"][0]["content"]  # the vocabulary is offered
+    cid = services.collections.get(dated).id
+    facts = {(f.source_key, f.relation, f.target_key): f for f in services.graph.facts_of_entity("arsenal", [cid])}
+    assert set(facts) == {("arsenal", "located_in", "london"), ("john smith", "played_for", "arsenal")}
+    played = facts[("john smith", "played_for", "arsenal")]
+    assert (played.valid_from, played.valid_until, played.status) == ("1990-01-01", "1995-01-01", "superseded")
+    assert facts[("arsenal", "located_in", "london")].raw == "is located at"
+    assert [e.key for e in services.graph.find_entities("smith", [cid])] == ["john smith"]
 
 
 def test_invalid_json_marks_graph_failed_and_keeps_document(services, dated):
