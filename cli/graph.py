@@ -123,3 +123,21 @@ def mermaid(entity: str, collection: str, depth: int, direction: str, as_json: b
     """Print ENTITY's neighbourhood as a Mermaid flowchart (save it as .mmd). JSON: {"entity", "mermaid"}."""
     data = get_services().lookup.mermaid(collection, entity, depth=depth, direction=direction)
     emit(data, as_json, lambda: click.echo(data["mermaid"], nl=False))
+
+
+@group.command("rebuild")
+@_one_collection
+@click.option("--document", "documents", type=int, multiple=True,
+              help="Only this document id (repeatable; default: every document of the collection).")
+@json_option
+def rebuild(collection: str, documents: tuple[int, ...], as_json: bool) -> None:
+    """Extract the graph of a collection's documents again, with the current extractor (a repair, or an upgrade
+    of a graph an older version built). JSON: {"job", "status", "documents", "facts", "entities", "failed"}."""
+    svc = get_services()
+    job = svc.jobs.get(svc.ingestion.submit_graph_rebuild(collection, list(documents) or None, wait=True))
+    p = job.progress
+    data = {"job": job.id, "status": job.status, "documents": p.get("files_done", 0), "facts": p.get("graph_facts", 0),
+            "entities": p.get("graph_entities", 0), "failed": p.get("graph_failed", 0)}
+    emit(data, as_json, lambda: click.echo(
+        f"Rebuilt the graph of {data['documents']} documents of {collection!r}: {data['facts']} facts, "
+        f"{data['entities']} entities, {data['failed']} failed ({job.status})."))

@@ -250,7 +250,7 @@ class SpacyTemporalExtractor(TransformComponent):
 
     def _extract(self, doc: Any, original: str, at: _Offsets, base: int, topic_name: str | None,
                  title: str | None = None) -> tuple[list[EntityNode], list[Relation]]:
-        spans = name_spans(doc)
+        spans = tagged = name_spans(doc)
         title_alias = None
         described = None
         if not topic_name and base == 0:
@@ -267,7 +267,7 @@ class SpacyTemporalExtractor(TransformComponent):
                                + [described], key=lambda s: s.start)
             context.topic = Ref(" ".join(topic_name.split()), ENTITY, topic=True)  # the title as written
             topic_key = entity_key(topic_name)
-            votes = [s.label for s in name_spans(doc) if entity_key(s.text) == topic_key and s.label != ENTITY]
+            votes = [s.label for s in tagged if entity_key(s.text) == topic_key and s.label != ENTITY]
             if votes:
                 context.topic.label = max(set(votes), key=votes.count)
         table = _Entities(original, spans, at)

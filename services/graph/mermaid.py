@@ -98,7 +98,7 @@ def subgraph_to_mermaid(subgraph: object, *, direction: str = "LR") -> str:
     nodes = [MermaidNode(e.key, e.name) for e in subgraph.nodes.values()]
     edges = []
     for fact in subgraph.facts:
-        when = (fact.valid_from or "")[:4]
+        when = (fact.when or "")[:4]  # when it held, else when its document stated it
         if fact.valid_until:
             when += f"–{fact.valid_until[:4]}"
         label = fact.relation.replace("_", " ") + (f" ({when})" if when else "")

@@ -19,6 +19,7 @@ INDEXES = [
     "CREATE INDEX FOR (e:Entity) ON (e.collection_id)",
     "CREATE INDEX FOR (e:Entity) ON (e.key)",
     "CREATE INDEX FOR (e:Entity) ON (e.name_key)",
+    "CREATE INDEX FOR (e:Entity) ON (e.alias_keys)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.id)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.document_id)",
     "CREATE INDEX FOR ()-[r:FACT]-() ON (r.chunk_id)",
@@ -60,13 +61,23 @@ SET e.type = row.type, e.name_key = row.name_key, e.stated = row.stated, e.alias
     e.alias_keys = row.alias_keys
 """
 
-# The collection's entities a document's names may join: by key, name key or a stated alias.
-EXISTING_ENTITIES = """
-MATCH (e:Entity)
-WHERE e.collection_id = $collection_id
-  AND (e.key IN $keys OR e.name_key IN $keys OR any(a IN coalesce(e.alias_keys, []) WHERE a IN $keys))
-RETURN e.key AS key, e.name AS name, e.name_key AS name_key, e.type AS type, e.stated AS stated,
-       e.aliases AS aliases, e.alias_keys AS alias_keys
+# The collection's entities a document's names may join: by key, name key or a stated alias. Three index
+# lookups (alias_keys is an array property: FalkorDB's range index answers "k IN e.alias_keys"); one query
+# with OR scanned the collection's entities, 5-8 ms a document at 4k entities and growing with them.
+_EXISTING_FIELDS = """e.key AS key, e.name AS name, e.name_key AS name_key, e.type AS type, e.stated AS stated,
+       e.aliases AS aliases, e.alias_keys AS alias_keys"""
+EXISTING_ENTITIES = f"""
+UNWIND $keys AS k
+MATCH (e:Entity {{key: k}}) WHERE e.collection_id = $collection_id
+RETURN {_EXISTING_FIELDS}
+UNION
+UNWIND $keys AS k
+MATCH (e:Entity {{name_key: k}}) WHERE e.collection_id = $collection_id
+RETURN {_EXISTING_FIELDS}
+UNION
+UNWIND $keys AS k
+MATCH (e:Entity) WHERE k IN e.alias_keys AND e.collection_id = $collection_id
+RETURN {_EXISTING_FIELDS}
 """
 
 CREATE_FACTS = """

@@ -174,6 +174,12 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if ent.label_ not in NAMED:
             continue
         start, end = _repair(doc, ent.start, ent.end, ent.label_)
+        # "Eric became King": a tagged span that runs over a verb ends before it
+        verb = next((t.i for t in doc[start + 1:end] if t.pos_ in ("VERB", "AUX") and t.tag_ != "NNP"), None)
+        if verb is not None:
+            end = verb
+        if end <= start:
+            continue
         if end - start > 2 and doc[start].lower_ in _TITLES and doc[start + 1].lower_ == "of":
             start += 2  # "King of Sweden" is a title of Sweden's, not a name: the name is "Sweden"
             label = ENTITY

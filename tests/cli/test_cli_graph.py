@@ -77,3 +77,26 @@ def test_neighbourhood_paths_and_mermaid(rag, kg):
     assert text.exit_code == 0 and text.stdout.startswith("flowchart TD\n") and 'ceo of' in text.stdout
     as_json = ok_json(rag("graph", "mermaid", "acme", "-c", kg, "--json"))
     assert as_json["mermaid"].startswith("flowchart LR") and as_json["entity"]["key"] == "acme"
+
+
+def test_rebuild_extracts_the_collection_again(rag, kg, services):
+    cid = services.collections.get(kg).id
+    before = services.graph.counts([cid])
+    data = ok_json(rag("graph", "rebuild", "-c", kg, "--json"))
+    assert (data["status"], data["documents"], data["failed"]) == ("done", len(DOCS), 0)
+    assert data["facts"] == before["facts"] and services.graph.counts([cid]) == before  # idempotent
+    assert_error(rag("graph", "rebuild", "-c", "no-such-collection"), 3, "no-such-collection")
+
+
+def test_an_ambiguous_name_lists_the_candidates(rag, services):
+    name = f"test-cli-homonyms-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Homonyms.")
+    try:
+        for title, text in (("Barcelona", "Barcelona is a city in Spain."),
+                            ("Barcelona (football club)", "Barcelona is a football club. It won the Copa del Rey.")):
+            services.ingestion.run(text_request(name, title=title, text=text))
+        line = assert_error(rag("graph", "relationships", "Barcelona", "-c", name), 2, "barcelona#org")
+        assert "key barcelona," in line  # both candidates are listed
+        assert ok_json(rag("graph", "relationships", "barcelona#org", "-c", name, "--json"))["entity"]["type"] == "ORG"
+    finally:
+        services.collections.delete(name)

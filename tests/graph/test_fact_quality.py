@@ -194,6 +194,10 @@ def test_a_short_form_is_the_full_name_and_two_people_stay_two(services, dated):
         ("john smith", "played_for", "arsenal")}
     assert ("adam smith", "lives_in", "edinburgh") in {(f.source_key, f.relation, f.target_key)
                                                         for f in _facts(services, dated.id, "edinburgh")}
+    ingest(services, dated.name, "Abraham Lincoln", "Abraham Lincoln was president of the United States. President "
+                                                    "Lincoln signed the Emancipation Proclamation in 1863.")
+    assert ("abraham lincoln", "signed", "emancipation proclamation") in {
+        (f.source_key, f.relation, f.target_key) for f in _facts(services, dated.id, "emancipation proclamation")}
     assert not services.graph.find_entities("smith", [dated.id]) or all(
         e.key in ("john smith", "adam smith") for e in services.graph.find_entities("smith", [dated.id]))
 

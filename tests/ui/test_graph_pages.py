@@ -57,7 +57,7 @@ def test_timeline_page_shows_current_and_superseded(acme):
     rows = {r["subject"]: r for _, r in table.iterrows()}
     assert rows["Alice"]["valid_until"] == "2021-03-01" and rows["Alice"]["status"] == "superseded"
     assert rows["Bob"]["valid_until"] == "2023-03-01" and rows["Bob"]["status"] == "superseded"
-    assert rows["Carol"]["status"] == "current" and rows["Carol"]["valid_from"] == "2023-03-01"
+    assert rows["Carol"]["status"] == "current" and rows["Carol"]["stated_on"] == "2023-03-01"  # its document's date
 
 
 def test_graph_page_shows_a_change_made_elsewhere_on_its_next_rerun(services, monkeypatch):

@@ -66,15 +66,18 @@ LAST = ("Walker", "Moreau", "Rossi", "Ivanov", "Garcia", "Haddad", "Larsen", "Ta
 
 
 def make_hub(services, documents: int = 5, people_per_document: int = 15) -> str:
-    """Acme Corporation hires 75 people over 5 documents and "values the law" in each (a concept in every
-    document: generic); Alice Walker also founded Globex, twice over (one route, two facts)."""
+    """Acme Corporation hires 75 people over 5 documents; 5 notes say only that it "is a conglomerate" (a
+    document that relates its topic to no named thing keeps that class as its one fact: a concept in half the
+    documents, generic); Alice Walker also founded Globex, twice over (one route, two facts)."""
     name = f"hub-{uuid.uuid4().hex[:8]}"
     services.collections.create(name=name, description="A hub with many spokes.")
     people = [f"{f} {last}" for last in LAST for f in FIRST]
     for d in range(documents):
         hires = people[d * people_per_document:(d + 1) * people_per_document]
-        lines = [f"Acme Corporation hired {who}." for who in hires] + ["Acme Corporation values the law."]
+        lines = [f"Acme Corporation hired {who}." for who in hires]
         if d == 0:
             lines += ["Alice Walker founded Globex.", "Alice Walker also led Globex."]
         services.ingestion.run(text_request(name, title=f"Hiring report {d + 1}", text=" ".join(lines)))
+        services.ingestion.run(text_request(name, title=f"Note {d + 1}",
+                                            text=f"Acme Corporation is a conglomerate. Note {d + 1}."))
     return name
