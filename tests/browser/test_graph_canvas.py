@@ -30,7 +30,7 @@ def test_canvas_is_capped_ranked_legended_and_expands_on_click(app_url, page, hu
     page.goto(f"{app_url}/graph?collection={hub}&entity=acme corporation")
     page.get_by_text("Showing 60 of 77 entities").wait_for(timeout=180_000)
     assert page.get_by_text("fewest hops").first.is_visible()  # the ranking is stated
-    page.get_by_text("Folded 1 generic concept(s): law (5 of 5 documents)").wait_for()
+    page.get_by_text("Folded 1 generic concept(s): conglomerate (5 of 10 documents)").wait_for()
     for label in ("organisation", "person", "current fact", "superseded fact"):
         page.get_by_text(label, exact=True).first.wait_for()
     page.get_by_role("button", name="Show 16 more").click()

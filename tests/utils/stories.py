@@ -78,6 +78,7 @@ def make_hub(services, documents: int = 5, people_per_document: int = 15) -> str
         if d == 0:
             lines += ["Alice Walker founded Globex.", "Alice Walker also led Globex."]
         services.ingestion.run(text_request(name, title=f"Hiring report {d + 1}", text=" ".join(lines)))
-        services.ingestion.run(text_request(name, title=f"Note {d + 1}",
-                                            text=f"Acme Corporation is a conglomerate. Note {d + 1}."))
+        ordinal = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")[d % 8]
+        services.ingestion.run(text_request(name, title=f"Filing {d + 1}",
+                                            text=f"Acme Corporation is a conglomerate, the {ordinal} filing says."))
     return name
