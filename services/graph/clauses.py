@@ -29,6 +29,7 @@ LISTING = {"as", "including", "like", "among"}
 HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
 CONDITIONAL = {"if", "unless", "whether"}
 RELATIVE = {"who", "which", "that", "whom"}
+MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
             "between", "among", "within", "throughout"}
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
@@ -239,8 +240,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         raw = f"{noun.text} {prep.text}"
         for obj in objects:
             for subject in subject_refs:
-                if prep.lower_ == "by":  # "a painting by Hunt": Hunt made it
-                    out.append(Triple(obj, label or "created", raw, subject, anchors))
+                if prep.lower_ == "by":  # "a painting by Hunt", "an album by Avril Lavigne": the agent made it
+                    out.append(Triple(obj, label if label in MAKING else "created", raw, subject, anchors))
                 elif label:
                     out.append(Triple(subject, label, raw, obj, anchors))
                 elif prep.lower_ in ("in", "at", "on") and class_label(noun.lemma_) == "EVENT":

@@ -27,7 +27,8 @@ _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "pres
            "pope", "saint", "st", "reverend", "rev", "professor", "prof", "judge", "justice", "chancellor",
            "secretary", "minister", "prime", "chairman", "ceo", "mayor", "admiral", "commodore", "lieutenant",
            "sheriff", "bishop", "archbishop", "cardinal", "rabbi", "father", "brother", "sister", "uncle", "aunt",
-           "representative", "rep", "sen", "gov", "vice", "former", "late", "director", "coach", "chief"}
+           "representative", "rep", "sen", "gov", "vice", "former", "late", "director", "coach", "chief", "maj", "lt",
+           "sgt", "cpl", "pvt", "adm", "hon", "msgr", "fr", "mme", "mlle", "herr", "frau", "sr", "jr"}
 
 # The class a sentence gives its subject ("X is a band") -> the NER label it stands for.
 CLASS_TYPES: dict[str, str] = {}

@@ -139,7 +139,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
                    "street in", "road in", "peninsula of", "valley in", "county of", "unincorporated community in",
                    "township in", "parish in", "resort in", "port in", "harbour in", "harbor in"),
     "part_of": ("part of", "branch of", "division of", "subsidiary of", "section of", "unit of", "department of",
-                "component of", "episode of", "single from", "track from", "song from", "chapter of", "album by",
+                "component of", "episode of", "single from", "track from", "song from", "chapter of",
                 "volume of", "sequel to", "prequel to", "spin-off of", "installment in", "instalment in",
                 "installment of", "edition of", "season of", "stage of", "round of", "genus of", "species of",
                 "family of", "subfamily of", "tributary of"),
