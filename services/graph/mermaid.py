@@ -101,6 +101,7 @@ def subgraph_to_mermaid(subgraph: object, *, direction: str = "LR") -> str:
         when = (fact.when or "")[:4]  # when it held, else when its document stated it
         if fact.valid_until:
             when += f"–{fact.valid_until[:4]}"
-        label = fact.relation.replace("_", " ") + (f" ({when})" if when else "")
+        said = fact.raw if fact.relation == "related_to" and fact.raw else fact.relation.replace("_", " ")
+        label = said + (f" ({when})" if when else "")  # a related_to fact shows what the text said
         edges.append(MermaidEdge(fact.source_key, fact.target_key, label))
     return to_mermaid(nodes, edges, direction=direction)
