@@ -29,6 +29,7 @@ LISTING = {"as", "including", "like", "among"}
 HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
 CONDITIONAL = {"if", "unless", "whether"}
 RELATIVE = {"who", "which", "that", "whom"}
+NAMED_BY_OF = {"GPE", "LOC", "FAC", "ORG"}
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
             "between", "among", "within", "throughout"}
@@ -84,7 +85,9 @@ class Resolver:
                 return [self.by_token[named[0].i][1]]
         listed: list[Ref] = []
         for prep in (c for c in tok.children if c.dep_ == "prep"):
-            if prep.lower_ in LISTING or (prep.lower_ == "of" and class_label(tok.lemma_)):
+            # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the
+            # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
+            if prep.lower_ in LISTING or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
                 for obj in _with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     listed += self.refs(obj, depth + 1)
         if listed:
@@ -392,7 +395,7 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
             elif child.dep_ == "appos" and child.i not in resolver.by_token:
                 out += noun_facts([ref], child, resolver, frozenset())
             elif child.dep_ == "prep" and child.lower_ in ("of", "from") and ref.label != "PERSON":
-                for obj in (r for o in _with_conj(c for c in child.children if c.dep_ == "pobj")
+                for obj in (r for o in child.children if o.dep_ == "pobj"
                             for r in resolver.refs(o)):  # "the Chicago Tigers of the APFA"
                     out.append(Triple(ref, "part_of" if child.lower_ == "of" else "comes_from",
                                       f"{tok.text} {child.text}", obj, frozenset()))

@@ -181,15 +181,15 @@ def name_spans(doc: Any) -> list[NameSpan]:
             end = verb
         if end <= start:
             continue
-        if end - start > 2 and doc[start].lower_ in _TITLES and doc[start + 1].lower_ == "of":
-            start += 2  # "King of Sweden" is a title of Sweden's, not a name: the name is "Sweden"
+        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _TITLES or _place_word(doc[start])):
+            start += 2  # "King of Sweden", "the Empire of Brazil", "the States of Mississippi": the name is the place
             label = ENTITY
         else:
             label = ent.label_
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:end].text.split())
-        if not is_name(text) or _hyphenated(doc, end):
+        if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]):
             continue
         spans.append(NameSpan(start, end, text, label, doc[start:end].root))
         taken.update(range(start, end))
@@ -206,11 +206,31 @@ def name_spans(doc: Any) -> list[NameSpan]:
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
-        if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]):
+        if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not _common(doc[i:j]):
             spans.append(NameSpan(i, j, text, ENTITY, doc[i:j].root))
             taken.update(range(i, j))
         i = j
     return sorted(spans, key=lambda s: s.start)
+
+
+_COMMON = {"government", "executive", "legislature", "administration", "department", "territory", "territories",
+           "union", "empire", "kingdom", "republic", "nation", "nations", "province", "provinces", "state", "states",
+           "powers", "power", "people", "country", "constitution", "treaty", "minister", "ministers", "president"}
+
+
+def _common(tokens: Any) -> bool:
+    """One capitalised common noun is no name ("the Empire of Brazil", "the Executive", "the Provinces"): a class
+    or title word, in the singular or plural; a name of one word that is not one ("Texas", "Congress") stays."""
+    if len(tokens) != 1:
+        return False
+    word = tokens[0].lower_
+    return any(w in CLASS_TYPES or w in _TITLES or w in _COMMON for w in (word, tokens[0].lemma_.lower(),
+                                                                         word[:-1] if word.endswith("s") else word))
+
+
+def _place_word(tok: Any) -> bool:
+    word = tok.lower_[:-1] if tok.lower_.endswith("s") and tok.lower_[:-1] in CLASS_TYPES else tok.lower_
+    return word in _COMMON or CLASS_TYPES.get(word) in ("GPE", "LOC")
 
 
 def _hyphenated(doc: Any, end: int) -> bool:
