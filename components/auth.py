@@ -50,7 +50,7 @@ def access_gate(pages: list[StreamlitPage]) -> StreamlitPage | None:
         address = st.get_option("server.address") or "every network interface"
         st.warning(f"This app listens on {address} and asks nobody to log in: anyone who can reach it can read "
                    "and change every collection. Set RAG_AUTH_PASSWORD or configure OIDC login "
-                   "(README, 'Deploying on a network'), or listen on 127.0.0.1.", icon=":material/lock_open:")
+                   "(docs/setup.md, 'Deploying on a network'), or listen on 127.0.0.1.", icon=":material/lock_open:")
     return page
 
 

@@ -71,7 +71,7 @@ def decide_access(*, mode: AuthMode, password_set: bool, oidc_configured: bool,
     """
     if mode == "oidc" and not oidc_configured:
         raise ConfigError("auth_mode is 'oidc' but .streamlit/secrets.toml has no [auth] section; "
-                          "add one (see README, 'Deploying on a network') or choose another auth_mode.")
+                          "add one (see docs/setup.md, 'Deploying on a network') or choose another auth_mode.")
     if mode == "password" and not password_set:
         raise ConfigError("auth_mode is 'password' but no password is set: set RAG_AUTH_PASSWORD "
                           "(environment or .streamlit/secrets.toml) or choose another auth_mode.")

@@ -1,6 +1,6 @@
 """How many browser sessions one machine serves: N sessions against 1 and against 2 app processes.
 
-For the README's "Running for a team". A few speeches are ingested into a fresh data folder; then
+For docs/setup.md's "Running for a team". A few speeches are ingested into a fresh data folder; then
 1 (and then 2) ``streamlit run Home.py`` processes share its stores, and N headless chromium
 sessions (split evenly across the processes, as sticky sessions behind a proxy would be) each run
 the same loop at once: open Search, run a hybrid query (the embedding model on the server), open

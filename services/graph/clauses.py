@@ -15,117 +15,21 @@ The dependency parse gives the clauses; :class:`Resolver` turns a token into the
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
+from services.graph.coreference import Ref
+from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, with_conj
 from services.graph.spans import NameSpan, class_label, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, TOOK_PART_IN, noun_label, verb_label
 
-SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 OBJECTS = {"dobj", "obj", "dative"}
-LISTING = {"as", "including", "like", "among"}
 HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
 CONDITIONAL = {"if", "unless", "whether"}
 RELATIVE = {"who", "which", "that", "whom"}
-NAMED_BY_OF = {"GPE", "LOC", "FAC", "ORG"}
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
             "between", "among", "within", "throughout"}
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
-
-
-@dataclass(frozen=True)
-class Triple:
-    subject: Ref
-    label: str
-    raw: str
-    object: Ref
-    anchors: frozenset[int]  # the tokens whose temporal expressions date the fact
-
-
-class Resolver:
-    """The entities a token stands for, in one sentence, given its names and the paragraph's context."""
-
-    def __init__(self, spans: list[NameSpan], context: Context, is_topic: Callable[[NameSpan], bool]) -> None:
-        self.context = context
-        self.by_token: dict[int, tuple[NameSpan, Ref]] = {}
-        for span in spans:
-            ref = context.topic if (context.topic and is_topic(span)) else Ref(span.text, span.label)
-            assert ref is not None
-            for i in range(span.start, span.end):
-                self.by_token[i] = (span, ref)
-
-    def span_of(self, tok: Any) -> NameSpan | None:
-        found = self.by_token.get(tok.i)
-        return found[0] if found else None
-
-    def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
-        """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
-        if depth > 4:
-            return []
-        found = self.by_token.get(tok.i)
-        if found:
-            return [found[1]]
-        word = tok.lower_
-        if tok.pos_ == "PRON":
-            if word == "it" and _expletive(tok):
-                return []
-            ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
-            return [ref] if ref else []
-        if tok.pos_ not in ("NOUN", "PROPN"):
-            return []
-        for child in tok.children:  # "the artist William Holman Hunt", "Hunt, the artist"
-            if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i:
-                return [self.by_token[child.i][1]]
-        label = class_label(tok.lemma_)
-        if label and label != "PERSON":  # "the dbm library", "the Tate gallery": the class noun's own name
-            named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
-            others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
-            if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
-                return [self.by_token[named[0].i][1]]
-        listed: list[Ref] = []
-        for prep in (c for c in tok.children if c.dep_ == "prep"):
-            # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the
-            # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
-            if prep.lower_ in LISTING or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
-                for obj in _with_conj(c for c in prep.children if c.dep_ == "pobj"):
-                    listed += self.refs(obj, depth + 1)
-        if listed:
-            return listed
-        if tok.dep_ in ("attr", "appos") and tok.head.i in self.by_token:  # "X, a film directed by Y"
-            return [self.by_token[tok.head.i][1]]
-        if tok.dep_ == "attr":
-            subjects = [c for c in tok.head.children if c.dep_ in SUBJECTS]
-            if not subjects:
-                before = _name_before(tok.head, self)
-                return [before] if before else []
-            return [r for s in subjects for r in self.refs(s, depth + 1)]
-        if tok.dep_ == "appos":
-            return self.refs(tok.head, depth + 1)
-        if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
-            ref = self.context.description(tok.lemma_)
-            return [ref] if ref else []
-        return []
-
-
-def _expletive(it: Any) -> bool:
-    """ "It appeared that …", "it is necessary to …": an "it" that stands for the clause after it, not a thing."""
-    if it.dep_ == "expl":
-        return True
-    verb = it.head
-    return it.dep_ in ("nsubj", "nsubjpass") and any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i
-                                                     for c in verb.children) and not any(
-        c.dep_ in ("dobj", "attr") for c in verb.children if c.i > verb.i and c.pos_ in ("NOUN", "PROPN"))
-
-
-def _with_conj(tokens: Any) -> list[Any]:
-    out = []
-    for tok in tokens:
-        out.append(tok)
-        out += [c for c in tok.conjuncts if c.i > tok.i]
-    return out
 
 
 def _negated(verb: Any) -> bool:
@@ -156,7 +60,7 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
             return resolver.refs(node.head), passive, []
         if subjects:
-            refs = [r for s in _with_conj(subjects) for r in resolver.refs(s)]
+            refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
             owners = [] if refs else _owners(subjects[0], resolver)
             return refs, passive, owners
         if node.dep_ in ("acl", "relcl"):
@@ -165,26 +69,15 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
             node = node.head
             continue
         break
-    before = _name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
+    before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
-
-
-def _name_before(verb: Any, resolver: Resolver) -> Ref | None:
-    """The name right before a sentence's root verb, when the parse found no subject for it."""
-    if verb.dep_ != "ROOT":
-        return None
-    i = verb.i - 1
-    while i >= verb.sent.start and (verb.doc[i].is_space or verb.doc[i].dep_ in ("aux", "auxpass", "neg")):
-        i -= 1
-    found = resolver.by_token.get(i) if i >= verb.sent.start else None
-    return found[1] if found else None
 
 
 def _agents(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
     """Who a passive verb's "by" names; "directed and produced by X" gives X to both verbs."""
     def own(v: Any) -> list[Ref]:
         return [r for c in v.children if c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by")
-                for o in _with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
+                for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
     found = own(verb)
     if not found and passive:
         for conj in verb.conjuncts:
@@ -251,7 +144,7 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
     for prep in (c for c in noun.children if c.dep_ == "prep"):
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
-        objects = [r for o in _with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
+        objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
         for obj in objects:
             for subject in subject_refs:
@@ -287,7 +180,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
             label = verb_label(lemma, "by")
             for c in verb.children:
                 if c.dep_ == "agent" or (c.dep_ == "prep" and c.lower_ == "by"):
-                    for o in _with_conj(g for g in c.children if g.dep_ == "pobj"):
+                    for o in with_conj(g for g in c.children if g.dep_ == "pobj"):
                         out += [Triple(w, label, f"{verb.text} by", r, frozenset({verb.i}))
                                 for r in resolver.refs(o) for w in owners]
         if not subjects:
@@ -301,7 +194,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                 out.append(Triple(agent, label, f"{verb.text} by", s, anchors))
         for child in verb.children:
             if child.dep_ in OBJECTS:
-                for obj in _with_conj([child]):
+                for obj in with_conj([child]):
                     label = verb_label(lemma, None, particle)
                     for o in resolver.refs(obj):
                         out += [Triple(s, label, _raw(verb, particle, None), o, anchors) for s in subjects]
@@ -309,7 +202,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                     # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
                     # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
                     label = RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle)
-                    for pobj in _with_conj(c for c in prep.children if c.dep_ == "pobj"):
+                    for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                         for o in resolver.refs(pobj):
                             raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
                             out += [Triple(s, label, raw, o, anchors) for s in subjects]
@@ -317,7 +210,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                 label = verb_label(lemma, child.lower_, particle)
                 if lemma == "be" and label == RELATED_TO:
                     continue
-                for pobj in _with_conj(c for c in child.children if c.dep_ == "pobj"):
+                for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
                         out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
                     if pobj.i in resolver.by_token or resolver.refs(pobj):
@@ -325,7 +218,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                     for inner in (c for c in pobj.children if c.dep_ == "prep"):  # "played as a tackle at Oklahoma"
                         inner_label = verb_label(lemma, inner.lower_, particle)
                         raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
-                        for o in (r for p in _with_conj(c for c in inner.children if c.dep_ == "pobj")
+                        for o in (r for p in with_conj(c for c in inner.children if c.dep_ == "pobj")
                                   for r in resolver.refs(p)):
                             out += [Triple(s, inner_label, raw, o, anchors) for s in subjects]
             elif child.dep_ in ("attr", "acomp", "oprd") and not passive:
@@ -419,4 +312,4 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
     return out
 
 
-__all__ = ["Resolver", "Triple", "name_facts", "noun_facts", "sentence_triples"]
+__all__ = ["name_facts", "noun_facts", "sentence_triples"]

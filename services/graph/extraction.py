@@ -25,13 +25,15 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
 from services.errors import ConfigError
-from services.graph.clauses import Resolver, Triple, name_facts, sentence_triples
+from services.graph.clauses import name_facts, sentence_triples
 from services.graph.coreference import Context, Ref
 from services.graph.dating import clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
-from services.graph.mentions import MENTIONS_KEY, Mention
-from services.graph.spans import ENTITY, NAMED, NameSpan, is_name, kind, name_spans, strip_titles
+from services.graph.mentions import MENTIONS_KEY
+from services.graph.resolver import Resolver, Triple
+from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
+from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, without_parentheses
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF
 from services.long_lived import freeze_loaded
 
@@ -64,119 +66,6 @@ def load_spacy(name: str) -> Any:
 def name_key(name: str, label: str) -> str:
     """The key a name merges on: a person's without honorifics ("President Lincoln" -> "lincoln")."""
     return entity_key(strip_titles(name) if kind(label) == "person" else name)
-
-
-def _mention(token: Any, doc: Any) -> tuple[str, str] | None:
-    """(surface name, type) of the entity or concept a token stands for, or None (for the walk graph)."""
-    if token.ent_type_:
-        if token.ent_type_ not in NAMED:
-            return None
-        for ent in doc.ents:
-            if ent.start <= token.i < ent.end:
-                return ent.text, ent.label_
-    if token.pos_ in ("PRON", "DET", "NUM") or token.is_stop or not token.is_alpha:
-        return None
-    if token.pos_ not in ("NOUN", "PROPN"):
-        return None
-    words = [t for t in token.subtree if t.dep_ in ("compound", "amod") and t.head == token and t.is_alpha]
-    phrase = " ".join([t.text for t in words] + [token.lemma_ if token.pos_ == "NOUN" else token.text])
-    return phrase, "CONCEPT" if token.pos_ == "NOUN" else "ENTITY"
-
-
-def _mentions(doc: Any, base: int, at: _Offsets) -> list[Mention]:
-    """Every named entity and noun-phrase concept the parsed text names, at its offset (for the walk graph)."""
-    found = [Mention(entity_key(e.text), display_name(e.text), e.label_, base + at.start(e.start_char))
-             for e in doc.ents if e.label_ in NAMED]
-    for chunk in doc.noun_chunks:
-        named = _mention(chunk.root, doc)
-        if named and not chunk.root.ent_type_:  # named entities are counted above
-            found.append(Mention(entity_key(named[0]), named[0], named[1], base + at.start(chunk.start_char)))
-    return [m for m in found if m.key]
-
-
-def parse(nlp: Any, text: str, topic: str | None) -> Any:
-    """The parsed text, with each occurrence of a multi-word topic read as one proper noun.
-
-    A title that is itself a clause ("They Flew Alone", "Love Is in the Air") otherwise breaks the parse of
-    every sentence that names it: its verb becomes the sentence's. So the text is tokenised, the topic's
-    occurrences merged into one token, tagged a proper noun, and the rest of the pipeline runs on that.
-    """
-    doc = nlp.make_doc(text)
-    merged: list[int] = []
-    if topic and len(topic.split()) > 1:
-        spans: list[Any] = []
-        for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", text, flags=re.I):
-            span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
-            if span is not None and (not spans or span.start >= spans[-1].end):
-                spans.append(span)
-        with doc.retokenize() as retokenizer:
-            for span in spans:
-                retokenizer.merge(span)
-        merged = [span.start - sum(len(s) - 1 for s in spans[:i]) for i, span in enumerate(spans)]
-    for name, proc in nlp.pipeline:
-        doc = proc(doc)
-        if name == "tagger":
-            for i in merged:
-                doc[i].tag_ = "NNP"
-    return doc
-
-
-def without_parentheses(text: str) -> tuple[str, list[int]]:
-    """The text without its parentheses, and where each of its characters was in ``text`` (one more at the end).
-
-    "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer": the parenthesis (an alias, a life
-    span, a translation) broke the parse of most first sentences, and blanking it out confused the tagger.
-    Aliases are read from the original text.
-    """
-    keep = [True] * len(text)
-    depth, start = 0, 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == ")" and depth:
-            depth -= 1
-            if depth == 0 and i - start <= 400:
-                first = start - 1 if start > 0 and text[start - 1] == " " else start
-                keep[first:i + 1] = [False] * (i + 1 - first)
-    positions = [i for i, k in enumerate(keep) if k]
-    return "".join(text[i] for i in positions), [*positions, len(text)]
-
-
-class _Offsets:
-    """Character offsets of the parsed text back in the original."""
-
-    def __init__(self, positions: list[int]) -> None:
-        self.positions = positions
-
-    def start(self, i: int) -> int:
-        return self.positions[min(i, len(self.positions) - 1)]
-
-    def end(self, i: int) -> int:
-        return self.positions[i - 1] + 1 if i > 0 else 0
-
-
-def _aside_mentions(nlp: Any, text: str, positions: list[int], base: int) -> list[Mention]:
-    """The names inside the parentheses the parse left out ("born Gaynor Hopkins", "Hindi: …", "UN"), for the
-    walk graph: named-entity recognition alone on each parenthesis, which costs a fraction of a parse."""
-    kept = set(positions)
-    asides, start = [], None
-    for i in range(len(text) + 1):
-        if i < len(text) and i not in kept:
-            start = i if start is None else start
-        elif start is not None:
-            if any(c.isalpha() for c in text[start:i]):
-                asides.append((start, text[start:i]))
-            start = None
-    if not asides:
-        return []
-    found = []
-    with nlp.select_pipes(enable=["tok2vec", "ner"]):
-        for (at, _aside), doc in zip(asides, nlp.pipe([a for _, a in asides]), strict=True):
-            found += [Mention(entity_key(e.text), display_name(e.text), e.label_, base + at + e.start_char)
-                      for e in doc.ents if e.label_ in NAMED and is_name(e.text)]
-    return [m for m in found if m.key]
 
 
 def _topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
@@ -239,16 +128,16 @@ class SpacyTemporalExtractor(TransformComponent):
             text = node.get_content()
             stripped, positions = without_parentheses(text)
             doc = parse(nlp, stripped, node.metadata.get(TOPIC_KEY))
-            at = _Offsets(positions)
+            at = Offsets(positions)
             base = getattr(node, "start_char_idx", None) or 0  # TextNode's; 0 for other nodes
             entities, relations = self._extract(doc, text, at, base, node.metadata.get(TOPIC_KEY),
                                                 node.metadata.get(TITLE_KEY))
             node.metadata[KG_NODES_KEY] = entities
             node.metadata[KG_RELATIONS_KEY] = relations
-            node.metadata[MENTIONS_KEY] = _mentions(doc, base, at) + _aside_mentions(nlp, text, positions, base)
+            node.metadata[MENTIONS_KEY] = mentions(doc, base, at) + aside_mentions(nlp, text, positions, base)
         return nodes
 
-    def _extract(self, doc: Any, original: str, at: _Offsets, base: int, topic_name: str | None,
+    def _extract(self, doc: Any, original: str, at: Offsets, base: int, topic_name: str | None,
                  title: str | None = None) -> tuple[list[EntityNode], list[Relation]]:
         spans = tagged = name_spans(doc)
         title_alias = None
@@ -311,7 +200,7 @@ class SpacyTemporalExtractor(TransformComponent):
         return table.finish(relations), relations
 
     @staticmethod
-    def _class_fact(table: _Entities, context: Context, original: str, at: _Offsets, base: int) -> Relation | None:
+    def _class_fact(table: _Entities, context: Context, original: str, at: Offsets, base: int) -> Relation | None:
         """A document whose text relates its topic to no named thing still says what the topic is ("Cotula is a
         genus of flowering plant"): that class, as a concept, is its one fact. Only then: a class shared by many
         documents ("film") would be a hub tying unrelated things together."""
@@ -340,7 +229,7 @@ def _distinct(triples: list[Triple]) -> list[Triple]:
 class _Entities:
     """The segment's entities by key: name, type votes, whether a class typed it, and the aliases the text states."""
 
-    def __init__(self, text: str, spans: list[NameSpan], at: _Offsets) -> None:
+    def __init__(self, text: str, spans: list[NameSpan], at: Offsets) -> None:
         self.text = text
         self.at = at
         self.spans = spans

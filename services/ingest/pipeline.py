@@ -129,8 +129,12 @@ class IngestionService:
         if self.graph is None:
             raise ValidationFailed("The knowledge graph is turned off (graph_enabled = false).")
         coll = self.collections.get(collection)
+        held = self.documents.ids(coll.id)
         if document_ids is None:
-            document_ids = self.documents.ids(coll.id)
+            document_ids = held
+        outside = sorted(set(document_ids) - set(held))
+        if outside:
+            raise ValidationFailed(f"Collection {coll.name!r} has no document with id {', '.join(map(str, outside))}.")
         if not document_ids:
             raise ValidationFailed(f"Collection {coll.name!r} has no documents.")
         key = request_key("graph-rebuild", coll.id, documents=sorted(document_ids))

@@ -86,6 +86,7 @@ def test_rebuild_extracts_the_collection_again(rag, kg, services):
     assert (data["status"], data["documents"], data["failed"]) == ("done", len(DOCS), 0)
     assert data["facts"] == before["facts"] and services.graph.counts([cid]) == before  # idempotent
     assert_error(rag("graph", "rebuild", "-c", "no-such-collection"), 3, "no-such-collection")
+    assert_error(rag("graph", "rebuild", "-c", kg, "--document", "999999999"), 2, "999999999")  # not in it
 
 
 def test_an_ambiguous_name_lists_the_candidates(rag, services):

@@ -1,0 +1,115 @@
+"""Which named thing a token stands for, in one sentence: a name, the topic, a resolved pronoun or description,
+or the name a common noun introduces ("the artist William Holman Hunt", "the Empire of Brazil", "bands such
+as X and Y"). :mod:`services.graph.clauses` builds facts on it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
+from services.graph.spans import NameSpan, class_label
+
+SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
+LISTING = {"as", "including", "like", "among"}
+NAMED_BY_OF = {"GPE", "LOC", "FAC", "ORG"}
+
+
+@dataclass(frozen=True)
+class Triple:
+    subject: Ref
+    label: str
+    raw: str
+    object: Ref
+    anchors: frozenset[int]  # the tokens whose temporal expressions date the fact
+
+
+class Resolver:
+    """The entities a token stands for, in one sentence, given its names and the paragraph's context."""
+
+    def __init__(self, spans: list[NameSpan], context: Context, is_topic: Callable[[NameSpan], bool]) -> None:
+        self.context = context
+        self.by_token: dict[int, tuple[NameSpan, Ref]] = {}
+        for span in spans:
+            ref = context.topic if (context.topic and is_topic(span)) else Ref(span.text, span.label)
+            assert ref is not None
+            for i in range(span.start, span.end):
+                self.by_token[i] = (span, ref)
+
+    def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
+        """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
+        if depth > 4:
+            return []
+        found = self.by_token.get(tok.i)
+        if found:
+            return [found[1]]
+        word = tok.lower_
+        if tok.pos_ == "PRON":
+            if word == "it" and _expletive(tok):
+                return []
+            ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
+            return [ref] if ref else []
+        if tok.pos_ not in ("NOUN", "PROPN"):
+            return []
+        for child in tok.children:  # "the artist William Holman Hunt", "Hunt, the artist"
+            if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i:
+                return [self.by_token[child.i][1]]
+        label = class_label(tok.lemma_)
+        if label and label != "PERSON":  # "the dbm library", "the Tate gallery": the class noun's own name
+            named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
+            others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
+            if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
+                return [self.by_token[named[0].i][1]]
+        listed: list[Ref] = []
+        for prep in (c for c in tok.children if c.dep_ == "prep"):
+            # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the
+            # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
+            if prep.lower_ in LISTING or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
+                for obj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
+                    listed += self.refs(obj, depth + 1)
+        if listed:
+            return listed
+        if tok.dep_ in ("attr", "appos") and tok.head.i in self.by_token:  # "X, a film directed by Y"
+            return [self.by_token[tok.head.i][1]]
+        if tok.dep_ == "attr":
+            subjects = [c for c in tok.head.children if c.dep_ in SUBJECTS]
+            if not subjects:
+                before = name_before(tok.head, self)
+                return [before] if before else []
+            return [r for s in subjects for r in self.refs(s, depth + 1)]
+        if tok.dep_ == "appos":
+            return self.refs(tok.head, depth + 1)
+        if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
+            ref = self.context.description(tok.lemma_)
+            return [ref] if ref else []
+        return []
+
+
+def _expletive(it: Any) -> bool:
+    """ "It appeared that …", "it is necessary to …": an "it" that stands for the clause after it, not a thing."""
+    if it.dep_ == "expl":
+        return True
+    verb = it.head
+    return it.dep_ in ("nsubj", "nsubjpass") and any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i
+                                                     for c in verb.children) and not any(
+        c.dep_ in ("dobj", "attr") for c in verb.children if c.i > verb.i and c.pos_ in ("NOUN", "PROPN"))
+
+
+def with_conj(tokens: Any) -> list[Any]:
+    out = []
+    for tok in tokens:
+        out.append(tok)
+        out += [c for c in tok.conjuncts if c.i > tok.i]
+    return out
+
+
+def name_before(verb: Any, resolver: Resolver) -> Ref | None:
+    """The name right before a sentence's root verb, when the parse found no subject for it."""
+    if verb.dep_ != "ROOT":
+        return None
+    i = verb.i - 1
+    while i >= verb.sent.start and (verb.doc[i].is_space or verb.doc[i].dep_ in ("aux", "auxpass", "neg")):
+        i -= 1
+    found = resolver.by_token.get(i) if i >= verb.sent.start else None
+    return found[1] if found else None
