@@ -21,7 +21,6 @@ from services.graph.entities import entity_key
 from services.graph.resolution import DocEntity, match_existing, resolve_document
 from services.graph.spans import ENTITY
 from services.graph.temporal import document_date
-from services.graph.vocabulary import canonical
 
 
 @dataclass
@@ -68,7 +67,7 @@ def document_rows(*, document_id: int, collection_id: int, metadata: dict[str, A
             valid_from, valid_until = props.get("valid_from"), props.get("valid_until")
             facts[slot] = {
                 "id": f"{document_id}:{len(facts)}", "collection_id": collection_id, "source": src, "target": dst,
-                "relation": canonical(rel.label) if "_" not in rel.label and " " in rel.label else rel.label,
+                "relation": rel.label,  # both extractors give vocabulary labels (the LLM's through canonical())
                 "raw": props.get("raw") or rel.label.replace("_", " "), "document_id": document_id,
                 "chunk_id": chunk_ids[at] if at >= 0 and chunk_ids else None, "sentence": props["sentence"],
                 "valid_from": valid_from, "valid_until": valid_until, "stated_on": stated_on,
