@@ -10,43 +10,29 @@ The dependency parse gives the clauses; :class:`Resolver` turns a token into the
 * A copula with a relational noun ("is the capital of France", "was a member of Queen") and a noun with "by"
   ("a painting by Hunt": Hunt created it); a participle on the class noun ("a film directed by X") belongs to
   the subject of the copula. An appositive or a compound title does the same for a name ("Apple CEO Tim Cook").
-* A negated clause ("have not won"), a hypothetical one ("would join", "if …") and a question give nothing.
+* A clause that does not state what happened gives nothing (:mod:`services.graph.factuality`: negated,
+  hypothetical, an infinitive of wanting or duty), nor does a question.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from services.graph.classes import class_label
 from services.graph.coreference import Ref
+from services.graph.factuality import not_stated
 from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, with_conj
-from services.graph.spans import NameSpan, class_label, kind
+from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, TOOK_PART_IN, noun_label, verb_label
 
 OBJECTS = {"dobj", "obj", "dative"}
-HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
-CONDITIONAL = {"if", "unless", "whether"}
 RELATIVE = {"who", "which", "that", "whom"}
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
             "between", "among", "within", "throughout"}
+# Light verbs: the object noun says what happened ("earned a nomination for" is a nomination, not a win).
+LIGHT_VERBS = {"earn", "receive", "get", "gain", "make", "have", "take", "hold", "give", "draw", "garner"}
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
-
-
-def _negated(verb: Any) -> bool:
-    node = verb
-    for _ in range(3):
-        for child in node.children:
-            if child.dep_ == "neg" or child.lower_ in ("never", "neither", "nor", "no"):
-                return True
-            if child.dep_ in ("aux", "auxpass") and child.lower_ in HYPOTHETICAL:
-                return True
-            if child.dep_ == "mark" and child.lower_ in CONDITIONAL:
-                return True
-        if node.dep_ in ("xcomp", "conj", "ccomp") and node.head is not node:
-            node = node.head
-        else:
-            break
-    return False
 
 
 def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
@@ -172,7 +158,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
         return []
     out: list[Triple] = []
     for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX") or _negated(verb):
+        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb):
             continue
         subjects, passive, owners = _subjects(verb, resolver)
         lemma = verb.lemma_.lower()
@@ -198,10 +184,13 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                     label = verb_label(lemma, None, particle)
                     for o in resolver.refs(obj):
                         out += [Triple(s, label, _raw(verb, particle, None), o, anchors) for s in subjects]
-                for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING):
+                for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
+                             and (c.lower_ != "of" or noun_label(child.lemma_, "of"))):
+                    # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational
                     # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
                     # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
-                    label = RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle)
+                    light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
+                    label = light or (RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle))
                     for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                         for o in resolver.refs(pobj):
                             raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
@@ -213,9 +202,11 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
                         out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
-                    if pobj.i in resolver.by_token or resolver.refs(pobj):
-                        continue
-                    for inner in (c for c in pobj.children if c.dep_ == "prep"):  # "played as a tackle at Oklahoma"
+                    if pobj.i in resolver.by_token or resolver.refs(pobj) or child.i < verb.i:
+                        continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
+                    if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):
+                        continue  # "played as a tackle at Oklahoma", not "pledged against restoration in Mexico"
+                    for inner in (c for c in pobj.children if c.dep_ == "prep"):
                         inner_label = verb_label(lemma, inner.lower_, particle)
                         raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
                         for o in (r for p in with_conj(c for c in inner.children if c.dep_ == "pobj")

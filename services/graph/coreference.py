@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.graph.spans import COLLECTIVE_KINDS, ENTITY, class_label, kind
+from services.graph.classes import COLLECTIVE_KINDS, class_label
+from services.graph.spans import ENTITY, kind
 
 PERSONAL = {"he", "him", "she", "her", "himself", "herself"}
 NEUTER = {"it", "itself"}
@@ -98,6 +99,14 @@ class Context:
             if noun in self.topic.name.lower().split():  # "the expressway" in "Lee Roy Selmon Expressway"
                 return self.topic
         return self.classes.get(noun)
+
+    def main_subject(self, ref: Ref | None | bool) -> None:
+        """The sentence's main subject: a name becomes the previous subject; something unnamed clears it."""
+        if ref is None:
+            self.previous_subject = None
+        elif ref is not False:
+            assert isinstance(ref, Ref)
+            self.saw(ref, subject=True)
 
     def saw(self, ref: Ref, *, subject: bool) -> None:
         self.recent.append(ref)

@@ -105,6 +105,15 @@ def _read(text: str) -> str | None:
     return date_from_text(text)
 
 
+def _with_day(span: Any) -> str:
+    """The expression with the day the tagger left out: "the 26th of" + "October, 1846"."""
+    doc = span.doc
+    if span.start >= 2 and doc[span.start - 1].lower_ == "of" and re.fullmatch(r"\d{1,2}(st|nd|rd|th|d)?",
+                                                                               doc[span.start - 2].lower_):
+        return f"{doc[span.start - 2].text} of {span.text}"
+    return str(span.text)
+
+
 def clause_dates(sent: Any, anchors: set[int]) -> Span:
     """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun)."""
     start: str | None = None
@@ -115,7 +124,7 @@ def clause_dates(sent: Any, anchors: set[int]) -> Span:
         verb, prep, opened = _governor(span.root)
         if verb is None or verb.i not in anchors:
             continue
-        first, second = _ends(span.text)
+        first, second = _ends(_with_day(span))
         if first is None:
             continue
         if second:  # a range in one expression

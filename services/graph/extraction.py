@@ -86,7 +86,8 @@ def _topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
 
 
 def _first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[str | None, NameSpan | None]:
-    """What an untitled document is about: the named subject of its first sentence. When the subject is a
+    """What an untitled document is about: the named subject of its first sentence, when that sentence defines it
+    ("Cotula is a genus …") or the subject shares a word with the title. When the subject is a
     description that shares a word with the title ("The United States presidential election of 1792" under
     "United States presidential election, 1792"), the title, with the description as its first mention."""
     first = next(iter(doc.sents), None)
@@ -101,8 +102,9 @@ def _first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[
     for tok in first:
         if tok.dep_ in ("nsubj", "nsubjpass"):
             for span in spans:
-                if tok.i in span:
-                    return span.text, None
+                if tok.i in span:  # a definition ("X is a …") or the title's own name; not a speech's first actor
+                    defines = tok.head.i == root.i and root.lemma_ == "be"
+                    return (span.text, None) if defines or (title and _share_a_word(span.text, title)) else (None, None)
             chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
             if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and _share_a_word(chunk.text, title):
                 return title, NameSpan(chunk.start, chunk.end, title, ENTITY, chunk.root)
@@ -188,12 +190,9 @@ class SpacyTemporalExtractor(TransformComponent):
                     "sentence": text, "raw": t.raw, "valid_from": when.valid_from if when else None,
                     "valid_until": when.valid_until if when else None,
                     "char_start": base + first, "char_end": base + last}))
-            subject = next((resolver.by_token[t.i][1] for t in sent if t.dep_ in ("nsubj", "nsubjpass")
-                            and t.i in resolver.by_token), None)
             for s in here:
                 context.saw(resolver.by_token[s.start][1], subject=False)
-            if subject is not None:
-                context.saw(subject, subject=True)
+            context.main_subject(_main_subject(sent, resolver))
         if not relations and context.topic is not None and context.topic_phrase is not None:
             fact = self._class_fact(table, context, original, at, base)
             relations += [fact] if fact is not None else []
@@ -214,6 +213,17 @@ class SpacyTemporalExtractor(TransformComponent):
         return Relation(label=INSTANCE_OF, source_id=src.id, target_id=dst.id, properties={
             "sentence": original[first:last].strip()[:1000], "raw": f"is a {phrase}", "valid_from": None,
             "valid_until": None, "char_start": base + first, "char_end": base + last})
+
+
+def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:
+    """What the sentence's main clause is about, for the next sentence's "it" and "they": a named thing; None
+    when it is something unnamed ("the bank", "the war"), which the next pronoun more likely means than an older
+    name; False when the main clause has no subject to go by."""
+    subject = next((t for t in sent.root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return False
+    refs = resolver.refs(subject)
+    return refs[0] if refs else None
 
 
 def _distinct(triples: list[Triple]) -> list[Triple]:

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from services.graph.classes import class_label
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
-from services.graph.spans import NameSpan, class_label
+from services.graph.spans import NameSpan
 
 SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 LISTING = {"as", "including", "like", "among"}
@@ -91,6 +92,9 @@ def _expletive(it: Any) -> bool:
     if it.dep_ == "expl":
         return True
     verb = it.head
+    if it.dep_ == "nsubj" and verb.lemma_ == "be" and any(c.dep_ in ("xcomp", "ccomp", "csubj") and c.i > verb.i
+                                                          for c in verb.children):
+        return True  # "it is our duty to provide …", "it was a mistake that …"
     return it.dep_ in ("nsubj", "nsubjpass") and any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i
                                                      for c in verb.children) and not any(
         c.dep_ in ("dobj", "attr") for c in verb.children if c.i > verb.i and c.pos_ in ("NOUN", "PROPN"))

@@ -18,10 +18,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from services.graph.classes import CLASS_TYPES, head_label
+
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
 ENTITY = "ENTITY"  # a proper name NER gave no type
 KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place", "NORP": "group",
          "EVENT": "event", "WORK_OF_ART": "work", "PRODUCT": "work", "LAW": "work", "LANGUAGE": "language"}
+# Titles whose "of" names a place ("King of Sweden" is a fact about Sweden); any other title's "of" names an
+# office ("Minister of Defense", "Secretary of State").
+_RULERS = {"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "earl", "count",
+           "countess", "sultan", "pharaoh", "tsar", "czar", "shah", "khan", "emir", "bishop", "archbishop", "governor",
+           "mayor", "president", "lord", "lady"}
 _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "president", "senator", "governor",
            "general", "gen", "colonel", "col", "captain", "capt", "king", "queen", "prince", "princess", "emperor",
            "pope", "saint", "st", "reverend", "rev", "professor", "prof", "judge", "justice", "chancellor",
@@ -29,70 +36,6 @@ _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "pres
            "sheriff", "bishop", "archbishop", "cardinal", "rabbi", "father", "brother", "sister", "uncle", "aunt",
            "representative", "rep", "sen", "gov", "vice", "former", "late", "director", "coach", "chief", "maj", "lt",
            "sgt", "cpl", "pvt", "adm", "hon", "msgr", "fr", "mme", "mlle", "herr", "frau", "sr", "jr"}
-
-# The class a sentence gives its subject ("X is a band") -> the NER label it stands for.
-CLASS_TYPES: dict[str, str] = {}
-for _label, _nouns in {
-    "PERSON": "actor actress singer songwriter musician rapper guitarist drummer bassist pianist composer "
-              "conductor writer author novelist poet playwright screenwriter journalist editor director producer "
-              "filmmaker photographer painter artist sculptor architect designer politician statesman diplomat "
-              "lawyer judge businessman businesswoman entrepreneur executive engineer scientist physicist chemist "
-              "biologist mathematician economist historian philosopher psychologist sociologist linguist "
-              "professor teacher academic scholar physician doctor surgeon nurse soldier officer general admiral "
-              "commander pilot astronaut athlete player footballer cricketer boxer wrestler swimmer runner "
-              "cyclist skater skier golfer racer driver jockey coach manager referee king queen prince princess "
-              "emperor empress monarch pharaoh sultan nobleman noblewoman duke duchess earl count countess bishop "
-              "priest pope saint missionary theologian explorer inventor model comedian comic dancer "
-              "choreographer presenter host broadcaster personality youtuber blogger chef activist revolutionary "
-              "leader president senator governor mayor minister congressman congresswoman representative "
-              "official man woman boy girl person character vocalist frontman lyricist magician illustrator "
-              "cartoonist animator voice novelist essayist critic spy criminal murderer superhero villain hero heroine "
-              "protagonist member resident native citizen fighter aviator aviatrix ace catcher pitcher quarterback "
-              "midfielder defender forward striker goalkeeper winger guard outfielder infielder batsman bowler "
-              "sprinter tennis gymnast mountaineer sailor navigator astronomer botanist zoologist geologist "
-              "anthropologist archaeologist surveyor merchant banker investor industrialist philanthropist "
-              "socialite heir heiress courtier knight baron baroness marquess viscount bishop cleric monk nun "
-              "abbot friar rabbi imam preacher evangelist saint martyr warrior chieftain chief consort "
-              "mistress wife husband son daughter father mother brother sister lyricist rapper dj deejay "
-              "frontwoman keyboardist saxophonist trumpeter violinist cellist organist harpist percussionist "
-              "tenor soprano baritone mezzo-soprano contralto bass-baritone crooner diva idol entertainer "
-              "impressionist ventriloquist stuntman stuntwoman",
-    "ORG": "band group duo trio quartet company corporation firm business conglomerate manufacturer retailer "
-           "brand label airline bank agency organization organisation association society institute institution "
-           "foundation charity university college school academy club team franchise league federation union "
-           "party government ministry department council committee army navy regiment battalion division "
-           "brigade fleet squadron unit network channel station newspaper magazine publisher studio chain "
-           "restaurant hotel church order orchestra choir ensemble consortium cooperative subsidiary "
-           "startup developer tribe dynasty family",
-    "GPE": "city town village country state nation province county municipality district borough suburb "
-           "neighborhood neighbourhood commune hamlet capital metropolis region territory republic kingdom "
-           "empire colony township parish settlement community locality prefecture canton emirate principality "
-           "census-designated",
-    "LOC": "river lake sea ocean mountain mountains hill valley island islands peninsula desert forest bay "
-           "gulf strait coast beach volcano glacier canyon plain plateau continent archipelago creek waterfall "
-           "reservoir cape",
-    "FAC": "building bridge tower stadium arena airport station castle palace cathedral temple mosque "
-           "museum gallery library hospital prison park garden square street road highway motorway railway "
-           "line tunnel dam port harbour harbor canal theatre theater venue mall house mansion monument memorial "
-           "fort fortress lighthouse campus skyscraper racecourse circuit track",
-    "WORK_OF_ART": "film movie novel book album song single ep painting sculpture poem play opera musical "
-                   "series show sitcom drama documentary episode game videogame comic manga anime novella "
-                   "story anthology magazine journal soundtrack symphony concerto sonata composition work "
-                   "franchise programme program miniseries telenovela podcast video",
-    "PRODUCT": "car aircraft airplane ship vessel locomotive engine rifle gun tank vehicle motorcycle "
-               "computer software console device phone smartphone camera satellite rocket missile "
-               "submarine destroyer cruiser battleship frigate carrier",
-    "EVENT": "war battle siege campaign election festival tournament championship championships competition "
-             "race cup olympics games conference summit revolution uprising rebellion massacre disaster "
-             "earthquake hurricane storm treaty ceremony award awards season contest marathon expedition crisis "
-             "incident attack operation",
-    "LAW": "act law bill amendment constitution treaty",
-}.items():
-    for _noun in _nouns.split():
-        CLASS_TYPES.setdefault(_noun, _label)
-# A class noun whose referent is plural or collective: "they" can stand for it.
-COLLECTIVE_KINDS = {"org", "group"}
-
 
 @dataclass
 class NameSpan:
@@ -156,6 +99,19 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
         else:
             break
+    if label == "PERSON" and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_.rstrip(".") in ("jr", "sr"):
+        end += 2  # "Lon Chaney, Jr." is not his father
+    elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
+        end += 1
+    if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
+            and doc[start - 2].text[:1].isupper() and doc[start - 2].is_alpha:
+        start -= 2  # "All-Star Game", not "Star Game"
+    if end + 1 < len(doc) and doc[end].lower_ in ("'s", "’s"):  # "Turkish Women's Basketball League"
+        last = end + 1
+        while last < len(doc) and _is_propn(doc[last]) and not doc[last].ent_type_:
+            last += 1
+        if last > end + 1 and CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
+            end = last
     while end - start > 1 and (doc[end - 1].lower_ in ("of", "the", "and", "de", "'s", "’s", "'", "-", ",")
                                or doc[end - 1].is_space or doc[end - 1].pos_ == "ADP" or doc[end - 1].is_quote):
         end -= 1
@@ -169,8 +125,8 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
 
 def name_spans(doc: Any) -> list[NameSpan]:
     """Every name in the parsed text, repaired and filtered, in text order, without overlaps."""
-    spans: list[NameSpan] = []
-    taken: set[int] = set()
+    spans = quoted_titles(doc)
+    taken = {i for s in spans for i in range(s.start, s.end)}
     for ent in doc.ents:
         if ent.label_ not in NAMED:
             continue
@@ -181,36 +137,95 @@ def name_spans(doc: Any) -> list[NameSpan]:
             end = verb
         if end <= start:
             continue
-        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _TITLES or _place_word(doc[start])):
+        label = ent.label_
+        if end - start > 2 and doc[start + 1].lower_ == "of" and doc[start].lower_ in _TITLES - _RULERS:
+            continue  # "Minister of Defense", "Secretary of the Treasury": an office, not a named thing
+        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or _place_word(doc[start])):
             start += 2  # "King of Sweden", "the Empire of Brazil", "the States of Mississippi": the name is the place
             label = ENTITY
-        else:
-            label = ent.label_
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:end].text.split())
         if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]):
             continue
-        spans.append(NameSpan(start, end, text, label, doc[start:end].root))
+        spans.append(NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed
         if i in taken or not _is_propn(doc[i]) or doc[i].ent_type_:
             i += 1
             continue
-        j = i
-        while j < len(doc) and j not in taken and _is_propn(doc[j]) and not doc[j].ent_type_:
-            j += 1
+        j = _chain_end(doc, i, taken)
+        if i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _TITLES - _RULERS:
+            i = j  # "Minister of Defense": the office's field, not a named thing
+            continue
+        if i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
+                and doc[i - 1].i not in taken and j - i > 1:
+            i -= 1  # "Turkish Women's Basketball League"
         text = doc[i:j].text
         if _hyphenated(doc, j):
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
         if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not _common(doc[i:j]):
-            spans.append(NameSpan(i, j, text, ENTITY, doc[i:j].root))
+            spans.append(NameSpan(i, j, text, _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
     return sorted(spans, key=lambda s: s.start)
+
+
+def _chain_end(doc: Any, i: int, taken: set[int]) -> int:
+    """Where a proper-noun chain from ``i`` ends: over hyphens inside a word ("All-Star Game") and over a
+    possessive that an organisation's name holds ("Women's Basketball League")."""
+    j = i
+    while j < len(doc) and j not in taken and _is_propn(doc[j]) and not doc[j].ent_type_:
+        j += 1
+        if j + 1 < len(doc) and doc[j].text == "-" and not doc[j].whitespace_ and not doc[j - 1].whitespace_ \
+                and _is_propn(doc[j + 1]):
+            j += 1
+        elif j + 1 < len(doc) and doc[j].lower_ in ("'s", "’s") and _is_propn(doc[j + 1]):
+            last = j + 1
+            while last < len(doc) and _is_propn(doc[last]) and not doc[last].ent_type_:
+                last += 1
+            if CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
+                j += 1
+    return j
+
+
+def _typed(text: str, label: str) -> str:
+    """The tagger's label, unless the name's head noun says otherwise ("Aloha Stadium" is a place, whatever the
+    tagger said). A two-word person's name keeps its tag: "John Lake", "David Castle" are people."""
+    head = head_label(text.split())
+    if head is None or (label == "PERSON" and len(text.split()) == 2):
+        return label
+    return head
+
+
+def quoted_titles(doc: Any) -> list[NameSpan]:
+    """A title in quotation marks is one name, a work's ("Union of Lublin", "Late Night with Conan O'Brien"; the
+    tagger calls the first an organisation): short (at most 12 words), in title case (its words of four letters
+    or more capitalised), with no sentence inside. Elsewhere the same name is typed by its mentions as usual."""
+    out: list[NameSpan] = []
+    opening: int | None = None
+    for tok in doc:
+        if tok.text not in ('"', "“", "”"):
+            continue
+        if opening is None or tok.text == "“" or tok.sent.start != doc[opening].sent.start:
+            opening = tok.i
+            continue
+        start, end, opening = opening + 1, tok.i, None
+        while end > start and doc[end - 1].is_punct:
+            end -= 1
+        words = [t for t in doc[start:end] if not t.is_punct]
+        long_words = [t for t in words if t.is_alpha and len(t) >= 4]
+        if not words or len(words) > 12 or not doc[start].text[:1].isupper() or \
+                any(not t.text[:1].isupper() for t in long_words) or any(t.text in ".!?;" for t in doc[start:end]):
+            continue
+        text = " ".join(doc[start:end].text.split())
+        if not is_name(text):
+            continue
+        out.append(NameSpan(start, end, text, "WORK_OF_ART", doc[start:end].root))
+    return out
 
 
 _COMMON = {"government", "executive", "legislature", "administration", "department", "territory", "territories",
@@ -218,14 +233,23 @@ _COMMON = {"government", "executive", "legislature", "administration", "departme
            "powers", "power", "people", "country", "constitution", "treaty", "minister", "ministers", "president"}
 
 
+_OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "treasurer", "postmaster", "attorney",
+            "auditor", "commissioner", "solicitor", "paymaster", "quartermaster", "consul", "ambassador", "envoy",
+            "delegate", "speaker", "clerk", "marshal", "collector", "superintendent", "inspector", "fellow", "citizen",
+            "gentleman", "gentlemen", "honorable", "honourable"}
+
+
 def _common(tokens: Any) -> bool:
-    """One capitalised common noun is no name ("the Empire of Brazil", "the Executive", "the Provinces"): a class
-    or title word, in the singular or plural; a name of one word that is not one ("Texas", "Congress") stays."""
-    if len(tokens) != 1:
+    """One capitalised common noun is no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
+    Postmaster-General", "His Majesty"): a class, title or office word, in the singular or plural, or such words
+    joined by hyphens; a name of one word that is not one ("Texas", "Congress") stays."""
+    tokens = list(tokens)
+    words = [t for t in tokens if t.text != "-"]
+    if len(words) != 1 and not (len(tokens) == 2 * len(words) - 1 and all(t.text == "-" for t in tokens[1::2])):
         return False
-    word = tokens[0].lower_
-    return any(w in CLASS_TYPES or w in _TITLES or w in _COMMON for w in (word, tokens[0].lemma_.lower(),
-                                                                         word[:-1] if word.endswith("s") else word))
+    return all(any(w in CLASS_TYPES or w in _TITLES or w in _COMMON or w in _OFFICES
+                   for w in (t.lower_, t.lemma_.lower(), t.lower_[:-1] if t.lower_.endswith("s") else t.lower_))
+               for t in words)
 
 
 def _place_word(tok: Any) -> bool:
@@ -245,9 +269,3 @@ def strip_titles(name: str) -> str:
     while len(words) > 1 and words[0].rstrip(".").lower() in _TITLES:
         words = words[1:]
     return " ".join(words)
-
-
-def class_label(noun: str) -> str | None:
-    """The NER label a class noun stands for ("band" -> ORG), or None."""
-    noun = noun.lower()
-    return CLASS_TYPES.get(noun) or (CLASS_TYPES.get(noun[:-1]) if noun.endswith("s") else None)

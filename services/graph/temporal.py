@@ -31,7 +31,10 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|21[0-9]{2})\b")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?=$|[^0-9])")
 _MONTHS = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
            r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
-_WRITTEN_DATE = re.compile(rf"\b{_MONTHS}\.? \d{{1,2}},? \d{{4}}\b|\b\d{{1,2}} {_MONTHS}\.? \d{{4}}\b")
+_ORDINAL = r"(?:st|nd|rd|th|d)?"  # "the 2d of September, 1789" in older English
+_WRITTEN_DATE = re.compile(rf"\b{_MONTHS}\.? \d{{1,2}}{_ORDINAL},? \d{{4}}\b|"
+                           rf"\b\d{{1,2}}{_ORDINAL} (?:of )?{_MONTHS}\.?,? \d{{4}}\b")
+_MONTH_YEAR = re.compile(rf"\b{_MONTHS}\.?,? (\d{{4}})\b")
 
 
 def date_from_text(text: str) -> str | None:
@@ -42,12 +45,13 @@ def date_from_text(text: str) -> str | None:
             return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))).isoformat()
         except ValueError:
             pass
-    written = _WRITTEN_DATE.search(text)
+    written = _WRITTEN_DATE.search(text) or _MONTH_YEAR.search(text)
     if written:  # parse only the matched date, so other numbers in the sentence cannot leak in
         from dateutil import parser as dateparser
 
+        plain = re.sub(r"(\d)(?:st|nd|rd|th|d)\b", r"\1", written.group(0)).replace(" of ", " ")
         try:
-            return dateparser.parse(written.group(0), default=dt.datetime(1, 1, 1)).date().isoformat()
+            return dateparser.parse(plain, default=dt.datetime(1, 1, 1)).date().isoformat()
         except (ValueError, OverflowError):
             pass
     year = _YEAR.search(text)

@@ -184,6 +184,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "successor_of": ("successor to", "successor of"),
     "predecessor_of": ("predecessor of", "predecessor to"),
     "won": ("winner of", "recipient of", "champion of", "laureate of"),
+    "nominated_for": ("nomination for", "nominee for"),
     "held_in": ("edition in", "event in", "tournament in", "festival in", "battle of", "siege of"),
     "competed_in": ("participant in", "contestant on", "contestant in", "finalist in", "competitor in"),
     "depicts": ("film about", "biopic about", "book about", "documentary about", "novel about", "song about",
@@ -211,7 +212,7 @@ ARGUMENT_KINDS: dict[str, tuple[str | None, str | None]] = {
 NATIONALITY = "nationality"
 INSTANCE_OF = "instance_of"  # a topic's class, when the text relates it to no named thing
 TOOK_PART_IN = "took_part_in"  # an event that modifies the subject's class ("a World War I flying ace")
-# A subject's stated class ("X is a band") gives no fact; it types the subject (see spans.CLASS_TYPES).
+# A subject's stated class ("X is a band") gives no fact; it types the subject (see classes.CLASS_TYPES).
 
 LABELS: tuple[str, ...] = tuple(sorted({*VERBS, *NOUNS, NATIONALITY, TOOK_PART_IN, INSTANCE_OF, RELATED_TO}))
 
