@@ -91,10 +91,10 @@ for _label, _nouns in {
     "GPE": "county province prefecture oblast governorate municipality township",
     "ORG": "university college school academy institute association society foundation corporation company "
            "inc ltd llc plc party league federation council committee ministry agency bank club orchestra choir "
-           "diocese airlines airways records pictures studios brewery",
+           "diocese airlines airways records pictures studios brewery government",
     "LAW": "act amendment",
     "EVENT": "war battle siege election elections festival olympics championship championships tournament "
-             "awards revolution rebellion massacre earthquake hurricane expedition",
+             "awards games cup revolution rebellion massacre earthquake hurricane expedition",
 }.items():
     for _noun in _nouns.split():
         _HEADS[_noun] = _label

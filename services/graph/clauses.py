@@ -25,7 +25,7 @@ from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_be
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, TOOK_PART_IN, noun_label, verb_label
 
-OBJECTS = {"dobj", "obj", "dative"}
+OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
 RELATIVE = {"who", "which", "that", "whom"}
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
@@ -44,7 +44,7 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
-            return resolver.refs(node.head), passive, []
+            return resolver.refs(_qualified(node)), passive, []  # ", which was rejected": the whole phrase's
         if subjects:
             refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
             owners = [] if refs else _owners(subjects[0], resolver)
@@ -75,10 +75,13 @@ def _agents(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
 
 
 def _qualified(participle: Any) -> Any:
-    """The noun a participle qualifies. After a comma it qualifies the whole phrase, not the last name in it:
-    in "a biopic about aviator Amy Johnson, directed by Herbert Wilcox" the biopic is directed, not Johnson."""
+    """The noun a participle or relative clause qualifies. After a comma it qualifies the whole phrase, not the
+    last name in it: in "a biopic about aviator Amy Johnson, directed by Herbert Wilcox" the biopic is directed,
+    not Johnson; in "a treaty for the annexation of Texas to the United States, which was rejected", not the
+    United States."""
     head = participle.head
-    comma = participle.i > 0 and participle.doc[participle.i - 1].text == ","
+    first = participle.left_edge.i  # the participle, or the "which" of a relative clause
+    comma = first > 0 and participle.doc[first - 1].text == ","
     while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
         head = head.head.head
     return head

@@ -5,8 +5,9 @@ A documented rule set, not a statistical model (no coreference component install
 * **The topic.** A document is about its title when the title names a thing that its text mentions; else
   about the named subject of its first sentence. The topic's type comes from the class its text states
   ("… is a band" → an organisation), else from the names' own tags.
-* **he / she / him / her** → the topic when it is a person; else the subject of the previous sentence in the
-  paragraph when that is a person; else the last person named in the paragraph.
+* **he / she / him / her** → the topic when it is a person; else a person named as a subject earlier in the
+  same sentence; else the subject of the previous sentence in the paragraph when that is a person; else, in a
+  document with a topic, the last person named in the paragraph.
 * **it** → the topic when it is not a person; else the previous sentence's subject when that is a thing.
 * **they / them** → the topic when it is an organisation or a group (a band, a team, a people); else the
   previous sentence's subject when that is one.
@@ -56,12 +57,15 @@ class Context:
         self.classes.clear()
 
     def state_class(self, ref: Ref, noun: str) -> None:
+        """The text says what ``ref`` is ("X is a band", "the pop band X"): that types it."""
         self.classes[noun.lower()] = ref
+        label = class_label(noun)
         if ref.topic and self.topic is not None:
             self.topic_class = self.topic_class or noun.lower()
-            label = class_label(noun)
             if label and not self.topic.stated:
                 self.topic.label, self.topic.stated = label, True
+        elif label and not ref.stated:
+            ref.label, ref.stated = label, True
 
     def pronoun(self, word: str) -> Ref | None:
         word = word.lower()
@@ -72,6 +76,8 @@ class Context:
                 return self.topic  # a name the tagger called an organisation, that the text calls "he"
             if prev and kind(prev.label) == "person":
                 return prev
+            if self.topic is None:  # an address, a report: the last person named is a guess, wrong more often
+                return None
             return next((r for r in reversed(self.recent) if kind(r.label) == "person"), None)
         if word in NEUTER:
             prev_thing = prev if prev and kind(prev.label) not in ("person", "group") and prev.label != ENTITY else None

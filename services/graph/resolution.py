@@ -4,6 +4,7 @@ Within a document (:func:`resolve_document`), over all its segments:
 
 * the type of a name is the class its text states, else the tag most of its mentions carry;
 * a short form resolves to the one longer name of the same kind that ends with it ("Smith" → "John Smith",
+  and a given name alone to the one person whose name starts with it: "Ben" → "Ben Stokes";
   "Cubs" → "Chicago Cubs"; persons also after their honorific: "President Lincoln" → "Abraham Lincoln"). Only
   people and organisations: "Texas" is not "East Texas";
 * a stated alias ("(UN)", "born Marcus Ulpius Traianus", "also known as …") folds its name into the entity,
@@ -74,6 +75,9 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
         longer = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
                   and o.key.split()[-len(words):] == words and kind(o.type) in SHORT_FORM_KINDS
                   and compatible(o.type, ent.type)]
+        if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
+            longer = [o for o in entities.values() if o.key != ent.key and o.key.split()[0] == words[0]
+                      and len(o.key.split()) > 1 and kind(o.type) == "person"]
         if len(longer) == 1:
             target[ent.key] = longer[0].key
     for key, into in list(target.items()):  # follow chains (an alias of a short form)

@@ -38,6 +38,14 @@ class Resolver:
             for i in range(span.start, span.end):
                 self.by_token[i] = (span, ref)
 
+    def _person_subject_before(self, pronoun: Any) -> Ref | None:
+        """The nearest person named as a subject earlier in the same sentence."""
+        for tok in reversed(pronoun.sent[: pronoun.i - pronoun.sent.start]):
+            found = self.by_token.get(tok.i)
+            if found and tok.dep_ in ("nsubj", "nsubjpass") and found[1].label == "PERSON":
+                return found[1]
+        return None
+
     def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
         """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
         if depth > 4:
@@ -49,6 +57,10 @@ class Resolver:
         if tok.pos_ == "PRON":
             if word == "it" and _expletive(tok):
                 return []
+            if word in PERSONAL and (self.context.topic is None or self.context.topic.label != "PERSON"):
+                subject = self._person_subject_before(tok)  # "Mr. Madison … did so; and, as he declared"
+                if subject is not None:
+                    return [subject]
             ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
             return [ref] if ref else []
         if tok.pos_ not in ("NOUN", "PROPN"):
@@ -57,7 +69,8 @@ class Resolver:
             if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i:
                 return [self.by_token[child.i][1]]
         label = class_label(tok.lemma_)
-        if label and label != "PERSON":  # "the dbm library", "the Tate gallery": the class noun's own name
+        if label and label not in ("PERSON", "EVENT", "LAW"):  # "the dbm library", "the Tate gallery": the class
+            # noun's own name; not "the Florida treaty", "the Mexican war" (named after, not named)
             named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
             others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
             if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
@@ -66,7 +79,7 @@ class Resolver:
         for prep in (c for c in tok.children if c.dep_ == "prep"):
             # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the
             # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
-            if prep.lower_ in LISTING or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
+            if _listing(prep) or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
                 for obj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     listed += self.refs(obj, depth + 1)
         if listed:
@@ -85,6 +98,13 @@ class Resolver:
             ref = self.context.description(tok.lemma_)
             return [ref] if ref else []
         return []
+
+
+def _listing(prep: Any) -> bool:
+    """ "including", "like", "among", and "as" in "such as"; not the "as" of "as far west as the Rio Grande"."""
+    if prep.lower_ == "as":
+        return any(t.lower_ == "such" for t in (*prep.children, prep.doc[prep.i - 1] if prep.i else prep))
+    return prep.lower_ in LISTING
 
 
 def _expletive(it: Any) -> bool:

@@ -29,6 +29,11 @@ KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC"
 _RULERS = {"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "earl", "count",
            "countess", "sultan", "pharaoh", "tsar", "czar", "shah", "khan", "emir", "bishop", "archbishop", "governor",
            "mayor", "president", "lord", "lady"}
+# Words before a name that make it a person's ("General Motors" is one name: the title is inside the span).
+_HONORIFICS = {"mr", "mrs", "ms", "dr", "sir", "president", "senator", "governor", "general", "gen", "colonel",
+               "col", "captain", "capt", "commodore", "admiral", "lieutenant", "lt", "major", "maj", "judge",
+               "professor", "prof", "bishop", "reverend", "rev", "mayor", "secretary", "minister", "chancellor",
+               "king", "queen", "emperor", "empress", "prince", "princess", "pope", "sergeant", "sgt"}
 _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "president", "senator", "governor",
            "general", "gen", "colonel", "col", "captain", "capt", "king", "queen", "prince", "princess", "emperor",
            "pope", "saint", "st", "reverend", "rev", "professor", "prof", "judge", "justice", "chancellor",
@@ -103,6 +108,13 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end += 2  # "Lon Chaney, Jr." is not his father
     elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
         end += 1
+    while end + 1 < len(doc) and doc[end].text in ("–", "—") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
+            and _is_propn(doc[end + 1]):
+        end += 2  # "University of Wisconsin–Stevens Point"
+        while end < len(doc) and _is_propn(doc[end]) and doc[end].ent_iob_ != "B":
+            end += 1
+    if start >= 1 and doc[start - 1].text == "The" and not doc[start - 1].is_sent_start:
+        start -= 1  # "a member of The Cult": a capital "The" inside a sentence is the name's
     if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
             and doc[start - 2].text[:1].isupper() and doc[start - 2].is_alpha:
         start -= 2  # "All-Star Game", not "Star Game"
@@ -140,14 +152,17 @@ def name_spans(doc: Any) -> list[NameSpan]:
         label = ent.label_
         if end - start > 2 and doc[start + 1].lower_ == "of" and doc[start].lower_ in _TITLES - _RULERS:
             continue  # "Minister of Defense", "Secretary of the Treasury": an office, not a named thing
-        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or _place_word(doc[start])):
+        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or _place_word(doc[start])) \
+                and not _common(doc[end - 1:end]):  # "the Republic of China Government" is the government
             start += 2  # "King of Sweden", "the Empire of Brazil", "the States of Mississippi": the name is the place
             label = ENTITY
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:end].text.split())
-        if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]):
+        if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]) or _job(doc[start:end]):
             continue
+        if start > 0 and doc[start - 1].lower_.rstrip(".") in _HONORIFICS:
+            label = "PERSON"  # "President Washington", "General Clinch": the tagger calls them a place, a company
         spans.append(NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
         taken.update(range(start, end))
     i = 0
@@ -162,13 +177,17 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
                 and doc[i - 1].i not in taken and j - i > 1:
             i -= 1  # "Turkish Women's Basketball League"
+        if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
+            i -= 1  # "a member of The Cult"
         text = doc[i:j].text
         if _hyphenated(doc, j):
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
-        if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not _common(doc[i:j]):
-            spans.append(NameSpan(i, j, text, _typed(text, ENTITY), doc[i:j].root))
+        if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not _common(doc[i:j]) \
+                and not _job(doc[i:j]):
+            honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS
+            spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
     return sorted(spans, key=lambda s: s.start)
@@ -240,16 +259,23 @@ _OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "tre
 
 
 def _common(tokens: Any) -> bool:
-    """One capitalised common noun is no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
-    Postmaster-General", "His Majesty"): a class, title or office word, in the singular or plural, or such words
-    joined by hyphens; a name of one word that is not one ("Texas", "Congress") stays."""
-    tokens = list(tokens)
+    """Capitalised common nouns are no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
+    Postmaster-General", "His Majesty", "Vice President"): up to three class, title or office words, in the
+    singular or plural; a name with one word that is not one ("Texas", "Congress", "General Electric") stays."""
     words = [t for t in tokens if t.text != "-"]
-    if len(words) != 1 and not (len(tokens) == 2 * len(words) - 1 and all(t.text == "-" for t in tokens[1::2])):
+    if len(words) > 3:
         return False
     return all(any(w in CLASS_TYPES or w in _TITLES or w in _COMMON or w in _OFFICES
                    for w in (t.lower_, t.lemma_.lower(), t.lower_[:-1] if t.lower_.endswith("s") else t.lower_))
                for t in words)
+
+
+def _job(tokens: Any) -> bool:
+    """A capitalised job title ("an ex Investment Banker", "the Music Director"): words ending in a singular
+    person noun, none of them tagged a person."""
+    head = tokens[-1]
+    return len(tokens) > 1 and CLASS_TYPES.get(head.lower_) == "PERSON" and head.tag_ in ("NN", "NNP") \
+        and not any(t.ent_type_ == "PERSON" for t in tokens)
 
 
 def _place_word(tok: Any) -> bool:
