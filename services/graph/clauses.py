@@ -170,7 +170,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
             for c in verb.children:
                 if c.dep_ == "agent" or (c.dep_ == "prep" and c.lower_ == "by"):
                     for o in with_conj(g for g in c.children if g.dep_ == "pobj"):
-                        out += [Triple(w, label, f"{verb.text} by", r, frozenset({verb.i}))
+                        out += [Triple(w, label, verb.text, r, frozenset({verb.i}))
                                 for r in resolver.refs(o) for w in owners]
         if not subjects:
             continue
@@ -180,13 +180,15 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
         for agent in agents:  # the passive: the agent is the subject
             label = verb_label(lemma, None, particle)
             for s in subjects:
-                out.append(Triple(agent, label, f"{verb.text} by", s, anchors))
+                out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
         for child in verb.children:
             if child.dep_ in OBJECTS:
                 for obj in with_conj([child]):
                     label = verb_label(lemma, None, particle)
+                    # a name reached through a noun ("made performances, including Mirandolina") keeps the noun
+                    raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
                     for o in resolver.refs(obj):
-                        out += [Triple(s, label, _raw(verb, particle, None), o, anchors) for s in subjects]
+                        out += [Triple(s, label, raw, o, anchors) for s in subjects]
                 for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
                              and (c.lower_ != "of" or noun_label(child.lemma_, "of"))):
                     # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational

@@ -69,8 +69,8 @@ class Resolver:
             if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i:
                 return [self.by_token[child.i][1]]
         label = class_label(tok.lemma_)
-        if label and label not in ("PERSON", "EVENT", "LAW"):  # "the dbm library", "the Tate gallery": the class
-            # noun's own name; not "the Florida treaty", "the Mexican war" (named after, not named)
+        if label and label not in ("PERSON", "EVENT", "LAW") and tok.lemma_ != "family":  # "the dbm library", "the Tate gallery": the class
+            # noun's own name; not "the Florida treaty", "the Mexican war", "an Air Force family" (named after)
             named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
             others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
             if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"

@@ -113,6 +113,8 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end += 2  # "University of Wisconsin–Stevens Point"
         while end < len(doc) and _is_propn(doc[end]) and doc[end].ent_iob_ != "B":
             end += 1
+    if label == "PERSON" and end - start == 1 and start >= 1 and doc[start - 1].lower_ in ("dr.", "mr.", "mrs.", "ms."):
+        start -= 1  # "Dr. Dre" is the name; a person's key leaves the honorific out
     if start >= 1 and doc[start - 1].text == "The" and not doc[start - 1].is_sent_start:
         start -= 1  # "a member of The Cult": a capital "The" inside a sentence is the name's
     if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \

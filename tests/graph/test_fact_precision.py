@@ -155,3 +155,33 @@ def test_a_given_name_is_the_person_the_document_names_in_full(services, dated):
                                                "Ben moved to northern England at the age of 12.")
     found = {(f.source_key, f.relation, f.target_key) for f in _facts(services, dated.id, "christchurch")}
     assert found == {("ben stokes", "born_in", "christchurch")}
+
+
+# -- round three -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong_label"), [
+    ("Maryland was the first state to name a dog breed as a state symbol, naming the Chesapeake Bay Retriever in "
+     "1964.", "Maryland", "discovered"),
+    ("She has also made numerous stage performances, including Mirandolina (1998) and Wee Thomas (2003).",
+     "Yasue Sato", "created"),
+    ("Other credits include Gossip Girl, where she worked with Jessica Szohr.", "Chriselle Almeida", "worked_for"),
+])
+def test_ambiguous_verbs_get_no_specific_label(extractor, text, topic, wrong_label):
+    _, facts = extract(extractor, text, topic=topic)
+    assert not [f for f in triples(facts) if f[1] == wrong_label]
+
+
+def test_a_family_named_after_a_thing_is_not_that_thing(extractor):
+    _, facts = extract(extractor, "He was born in Texas and raised in an Air Force family in Mississippi.",
+                       topic="Ken Markow")
+    assert not [f for f in triples(facts) if "air force" in f]
+
+
+def test_a_passive_fact_reads_from_its_agent(extractor):
+    _, facts = extract(extractor, "Jaws was directed by Steven Spielberg.", topic="Jaws")
+    ((subject, label, obj, props),) = facts
+    assert (subject, label, obj) == ("steven spielberg", "directed", "jaws")
+    assert props["raw"] == "directed"  # "Spielberg directed Jaws", not "Spielberg directed by Jaws"
+
+
+def test_a_one_word_name_keeps_its_honorific(extractor):
+    assert "dr. dre" in names(extractor, "It was released as the B-side to the Dr. Dre and Sam Sneed single.")
