@@ -22,7 +22,7 @@ for _label, _nouns in {
               "emperor empress monarch pharaoh sultan nobleman noblewoman duke duchess earl count countess bishop "
               "priest pope saint missionary theologian explorer inventor model comedian comic dancer "
               "choreographer presenter host broadcaster personality youtuber blogger chef activist revolutionary "
-              "leader president senator governor mayor minister congressman congresswoman representative "
+              "leader ruler president senator governor mayor minister congressman congresswoman representative "
               "official man woman boy girl person character vocalist frontman lyricist magician illustrator "
               "cartoonist animator voice novelist essayist critic spy criminal murderer superhero villain hero heroine "
               "protagonist member resident native citizen fighter aviator aviatrix ace catcher pitcher quarterback "

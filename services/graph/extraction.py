@@ -34,13 +34,13 @@ from services.graph.mentions import MENTIONS_KEY
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
 from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, without_parentheses
-from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF
+from services.graph.topic import first_subject, share_a_word, topic_spans
+from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, RELATED_TO
 from services.long_lived import freeze_loaded
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
 TOPIC_KEY = "rag_topic"
 TITLE_KEY = "rag_title"
-_SMALL = {"the", "of", "and", "a", "an", "in", "on", "at", "for", "to", "de", "la", "le", "ltd", "inc", "co"}
 _NLP_CACHE: dict[str, Any] = {}
 _NLP_LOCK = threading.Lock()
 _ALIAS = re.compile(r"^\s*[(,;]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
@@ -66,50 +66,6 @@ def load_spacy(name: str) -> Any:
 def name_key(name: str, label: str) -> str:
     """The key a name merges on: a person's without honorifics ("President Lincoln" -> "lincoln")."""
     return entity_key(strip_titles(name) if kind(label) == "person" else name)
-
-
-def _topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
-    """The spans with the topic's occurrences in the text added (they win over overlapping NER spans)."""
-    found: list[NameSpan] = []
-    for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", doc.text, flags=re.I):
-        span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
-        if span is not None and len(span):
-            found.append(NameSpan(span.start, span.end, topic, ENTITY, span.root))
-    # an occurrence inside a longer name ("Acme" in "Acme Corp.") is that name's, not the topic's
-    found = [t for t in found if not any(s.start <= t.start and t.end <= s.end and s.end - s.start > t.end - t.start
-                                         for s in spans)]
-    if not found:
-        return spans
-    covered = {i for s in found for i in range(s.start, s.end)}
-    kept = [s for s in spans if not covered & set(range(s.start, s.end))]
-    return sorted(kept + found, key=lambda s: s.start)
-
-
-def _first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[str | None, NameSpan | None]:
-    """What an untitled document is about: the named subject of its first sentence, when that sentence defines it
-    ("Cotula is a genus …") or the subject shares a word with the title. When the subject is a
-    description that shares a word with the title ("The United States presidential election of 1792" under
-    "United States presidential election, 1792"), the title, with the description as its first mention."""
-    first = next(iter(doc.sents), None)
-    if first is None:
-        return None, None
-    root = first.root
-    if not any(t.dep_ in ("nsubj", "nsubjpass") for t in root.children):  # "Sandra Miju Oh is", "Oh" an interjection
-        for span in spans:
-            if span.start == first.start and all(t.is_space for t in doc[span.end:root.i]) and root.pos_ in ("AUX",
-                                                                                                          "VERB"):
-                return span.text, None
-    for tok in first:
-        if tok.dep_ in ("nsubj", "nsubjpass"):
-            for span in spans:
-                if tok.i in span:  # a definition ("X is a …") or the title's own name; not a speech's first actor
-                    defines = tok.head.i == root.i and root.lemma_ == "be"
-                    return (span.text, None) if defines or (title and _share_a_word(span.text, title)) else (None, None)
-            chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
-            if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and _share_a_word(chunk.text, title):
-                return title, NameSpan(chunk.start, chunk.end, title, ENTITY, chunk.root)
-            return None, None
-    return None, None
 
 
 class SpacyTemporalExtractor(TransformComponent):
@@ -145,13 +101,13 @@ class SpacyTemporalExtractor(TransformComponent):
         title_alias = None
         described = None
         if not topic_name and base == 0:
-            topic_name, described = _first_subject(doc, spans, title)
-            if topic_name and title and topic_name != title and _share_a_word(topic_name, title):
+            topic_name, described = first_subject(doc, spans, title)
+            if topic_name and title and topic_name != title and share_a_word(topic_name, title):
                 title_alias = title  # the document's title is another name of what its first sentence is about
         context = Context()
         topic_key = ""
         if topic_name:
-            spans = _topic_spans(doc, topic_name, spans)
+            spans = topic_spans(doc, topic_name, spans)
             if described is not None:
                 spans = sorted([s for s in spans if not set(range(s.start, s.end)) & set(range(described.start,
                                                                                                 described.end))]
@@ -181,7 +137,7 @@ class SpacyTemporalExtractor(TransformComponent):
             triples: list[Triple] = name_facts(here, resolver) + sentence_triples(sent, resolver)
             first, last = at.start(sent.start_char), at.end(sent.end_char)
             text = original[first:last].strip()[:1000]
-            for t in _distinct(triples):
+            for t in _distinct([_checked(t) for t in triples]):
                 src, dst = table.node(t.subject), table.node(t.object)
                 if src is None or dst is None or src.id == dst.id:
                     continue
@@ -213,6 +169,15 @@ class SpacyTemporalExtractor(TransformComponent):
         return Relation(label=INSTANCE_OF, source_id=src.id, target_id=dst.id, properties={
             "sentence": original[first:last].strip()[:1000], "raw": f"is a {phrase}", "valid_from": None,
             "valid_until": None, "char_start": base + first, "char_end": base + last})
+
+
+def _checked(t: Triple) -> Triple:
+    """A label whose ends contradict their types ("Mexico child_of Spain" from "that Mexico had borne to Spain":
+    kinship between places) is only ``related_to``; it would otherwise retype both ends as people."""
+    for wanted, ref in zip(ARGUMENT_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
+        if wanted and ref.label != ENTITY and {kind(wanted), kind(ref.label)} == {"person", "place"}:
+            return Triple(t.subject, RELATED_TO, t.raw, t.object, t.anchors)
+    return t
 
 
 def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:
@@ -293,11 +258,6 @@ class _Entities:
                     if alias not in node.properties["aliases"]:
                         node.properties["aliases"].append(alias)
         return list(self.nodes.values())
-
-
-def _share_a_word(a: str, b: str) -> bool:
-    words = [{w for w in re.findall(r"\w+", x.casefold()) if w not in _SMALL and len(w) > 1} for x in (a, b)]
-    return bool(words[0] & words[1])
 
 
 def _initials_match(name: str, acronym: str) -> bool:

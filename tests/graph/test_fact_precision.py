@@ -185,3 +185,14 @@ def test_a_passive_fact_reads_from_its_agent(extractor):
 
 def test_a_one_word_name_keeps_its_honorific(extractor):
     assert "dr. dre" in names(extractor, "It was released as the B-side to the Dr. Dre and Sam Sneed single.")
+
+
+def test_kinship_between_places_is_no_kinship(extractor):
+    entities, facts = extract(extractor, "Texas bore the same relation to Mexico that Mexico had borne to Spain for "
+                                         "many years.")
+    assert not [f for f in triples(facts) if f[1] in ("child_of", "parent_of")]
+    assert entities["mexico"].label == "GPE"
+
+
+def test_a_class_noun_is_no_name_at_the_start_of_a_sentence(extractor):
+    assert "rulers" not in names(extractor, "Rulers superseded rulers in Mexico in rapid succession.")

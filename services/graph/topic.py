@@ -1,0 +1,60 @@
+"""What a document is about, in the parsed text: the topic's occurrences as names, and the topic of an untitled
+document (the named subject of a first sentence that defines it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from services.graph.spans import ENTITY, NameSpan
+
+_SMALL = {"the", "of", "and", "a", "an", "in", "on", "at", "for", "to", "de", "la", "le", "ltd", "inc", "co"}
+
+
+def topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
+    """The spans with the topic's occurrences in the text added (they win over overlapping NER spans)."""
+    found: list[NameSpan] = []
+    for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", doc.text, flags=re.I):
+        span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+        if span is not None and len(span):
+            found.append(NameSpan(span.start, span.end, topic, ENTITY, span.root))
+    # an occurrence inside a longer name ("Acme" in "Acme Corp.") is that name's, not the topic's
+    found = [t for t in found if not any(s.start <= t.start and t.end <= s.end and s.end - s.start > t.end - t.start
+                                         for s in spans)]
+    if not found:
+        return spans
+    covered = {i for s in found for i in range(s.start, s.end)}
+    kept = [s for s in spans if not covered & set(range(s.start, s.end))]
+    return sorted(kept + found, key=lambda s: s.start)
+
+
+def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[str | None, NameSpan | None]:
+    """What an untitled document is about: the named subject of its first sentence, when that sentence defines it
+    ("Cotula is a genus …") or the subject shares a word with the title. When the subject is a
+    description that shares a word with the title ("The United States presidential election of 1792" under
+    "United States presidential election, 1792"), the title, with the description as its first mention."""
+    first = next(iter(doc.sents), None)
+    if first is None:
+        return None, None
+    root = first.root
+    if not any(t.dep_ in ("nsubj", "nsubjpass") for t in root.children):  # "Sandra Miju Oh is", "Oh" an interjection
+        for span in spans:
+            if span.start == first.start and all(t.is_space for t in doc[span.end:root.i]) and root.pos_ in ("AUX",
+                                                                                                          "VERB"):
+                return span.text, None
+    for tok in first:
+        if tok.dep_ in ("nsubj", "nsubjpass"):
+            for span in spans:
+                if tok.i in span:  # a definition ("X is a …") or the title's own name; not a speech's first actor
+                    defines = tok.head.i == root.i and root.lemma_ == "be"
+                    return (span.text, None) if defines or (title and share_a_word(span.text, title)) else (None, None)
+            chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
+            if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and share_a_word(chunk.text, title):
+                return title, NameSpan(chunk.start, chunk.end, title, ENTITY, chunk.root)
+            return None, None
+    return None, None
+
+
+def share_a_word(a: str, b: str) -> bool:
+    words = [{w for w in re.findall(r"\w+", x.casefold()) if w not in _SMALL and len(w) > 1} for x in (a, b)]
+    return bool(words[0] & words[1])
