@@ -25,8 +25,10 @@ from services.ingest.budget import ParseCancelled, parse_budget
 from services.ingest.chunking import chunk_text
 from services.ingest.parsing import ParsedText
 from services.ingest.sources import SourceItem
+from services.ingest.text_hygiene import clean_text, clean_value
 from services.jobs import JobReporter
 from services.metadata_schema import validate_metadata
+from services.page_ref import chunk_pages
 from services.settings import Settings
 from services.stores.embeddings import TextEmbedder
 
@@ -39,6 +41,7 @@ Mode = Literal["ingest", "reingest"]
 # Chunks embedded between two looks at the job's Cancel: 16 local embeddings take about 0.6 s of CPU
 # (the model runs 4 texts per call whatever the step, so the step costs no speed).
 EMBED_CANCEL_STEP = 16
+SPAN_KEYS = ("diagram_spans", "page_spans")  # reader offsets into the text: (start, end, tag)
 
 
 def parse_mode(value: str) -> Mode:
@@ -104,6 +107,25 @@ def link_diagrams(extra: dict[str, Any], chunks: list[Chunk]) -> tuple[list[Any]
     return diagrams, meta
 
 
+def tidy(parsed: ParsedText) -> ParsedText:
+    """The reader's text and title cleaned (:mod:`services.ingest.text_hygiene`), its char spans moved to match."""
+    extra = dict(parsed.extra)
+    spans = [(s, e, (key, tag)) for key in SPAN_KEYS for s, e, tag in extra.get(key) or []]  # type: ignore[attr-defined]
+    text, moved = clean_text(parsed.text, spans)
+    for key in SPAN_KEYS:
+        if key in extra:
+            extra[key] = [(s, e, tag) for s, e, (k, tag) in moved if k == key]
+    return ParsedText(text=text, title_hint=clean_value(parsed.title_hint) or None, extra=extra)
+
+
+def blank_pages_note(pages: Any) -> str:
+    """"pages 2, 7: no text (OCR unavailable)": pages of a PDF that gave no text are said, never dropped silently."""
+    if not pages:
+        return ""
+    numbers = ", ".join(str(p) for p in pages)
+    return f"{'page' if len(pages) == 1 else 'pages'} {numbers}: no text (OCR unavailable)"
+
+
 def embedding_input(title: str, chunk: Chunk) -> str:
     """What is embedded for a chunk: its document's title and heading path give it context."""
     return f"{title}\n{' > '.join(chunk.heading_path)}\n{chunk.text}"
@@ -124,9 +146,9 @@ class DocumentStages:
         if item.skip_reason:
             raise Stop(Outcome("skipped", item.skip_reason))
         clock = time.perf_counter()
-        parsed = self.parse(item, slot, reporter)
+        parsed = tidy(self.parse(item, slot, reporter))
         metadata = self.validate(item, coll, parsed)
-        text = parsed.text.replace("\x00", "")
+        text = parsed.text
         plan = self.dedup(item, coll, mode, text)
         if plan.repair_id is not None:
             return Prepared(item, slot, None, "repaired", document_id=plan.repair_id)
@@ -138,9 +160,13 @@ class DocumentStages:
         embeddings = self.embed(item, chunks, slot, reporter)
         _lap(reporter, "embed", clock)
         diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
+        page_spans = list(parsed.extra.get("page_spans") or [])  # type: ignore[call-overload]
+        chunk_meta = [{**meta, **chunk_pages(page_spans, c.char_start, c.char_end)} for meta, c in zip(chunk_meta, chunks)]
         notes = [n for n in self._read_pictures(diagrams) if n]
         warnings = parsed.extra.get("warnings")
         notes += [f"Read without a damaged part: {w}." for w in warnings] if isinstance(warnings, list) else []
+        notes += [blank_pages_note(parsed.extra.get("pages_without_text"))]
+        notes = [n for n in notes if n]
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
                           plan.replace_id, graph_status="pending" if self.graph is not None else "disabled",
                           chunk_metadata=chunk_meta, diagrams=diagrams)
@@ -165,11 +191,14 @@ class DocumentStages:
     def validate(self, item: SourceItem, coll: Collection, parsed: ParsedText) -> dict[str, Any]:
         """The item's metadata checked (and typed) against the collection's schema."""
         try:
-            metadata = validate_metadata(coll.metadata_schema, item.metadata)
+            metadata = validate_metadata(coll.metadata_schema, clean_value(item.metadata))
         except ValidationFailed as exc:
             raise Stop(Outcome("failed", str(exc))) from None
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}
+        author = clean_value(parsed.extra.get("author"))
+        if isinstance(author, str) and author and "author" not in metadata:
+            metadata = {**metadata, "source_author": author}
         return metadata
 
     def dedup(self, item: SourceItem, coll: Collection, mode: Mode, text: str) -> _Plan:
