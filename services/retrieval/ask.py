@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from services.errors import ValidationFailed
 from services.graph.mermaid import subgraph_to_mermaid
 from services.graph.model import Fact
+from services.page_ref import page_ref
 from services.retrieval.answer import Answer, build_messages, extract, generate
 from services.retrieval.conversations import ConversationService
 from services.retrieval.memory import MemoryService
@@ -192,6 +193,16 @@ class AskService:
                    "facts": [dataclasses.asdict(f) for f in result.facts]}
         self.conversations.add_turn(result.conversation_id, "assistant", result.answer.text,
                                     retrieved=retrieved, details=details)
+
+
+def cited_sources(result: AskResult) -> list[dict[str, Any]]:
+    """The passages an answer cites, as the CLI and MCP give them: n, title, document, chunk and page
+    ("p. 18", "" when the document has no pages; ``pages``: [first, last] physical pages or None)."""
+    by_id = {c.chunk_id: c for c in result.context}
+    return [{"n": n, "title": by_id[cid].title, "document_id": by_id[cid].document_id,
+             "chunk_index": by_id[cid].chunk_index, "page": page_ref(by_id[cid].chunk_metadata),
+             "pages": by_id[cid].chunk_metadata.get("pages")}
+            for n, cid in result.answer.citations.items() if cid in by_id]
 
 
 def _validity(fact: Fact) -> str:
