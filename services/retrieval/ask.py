@@ -37,6 +37,11 @@ _FOLLOW_UP = re.compile(
     r"\b(he|him|his|she|her|hers|they|them|their|it|its|that|this|those|these)\b|\bmore about\b|\bafter that\b"
     r"|\bbefore that\b|\bwhat happened (?:next|then|after)\b", re.I)
 MAX_QUESTION = 2000
+# Keyword evidence that makes passages relevant whatever their similarity (a question in another language
+# than the text): the best keyword hit holds at least two of the question's words, carrying at least 60% of
+# the weight (IDF) of the question's words that the collections hold at all.
+KEYWORD_WORDS = 2
+KEYWORD_SHARE = 0.6
 
 
 @dataclass
@@ -86,8 +91,10 @@ class AskService:
                                           threshold=self.settings.search_threshold, extra_entities=carried)
         diagnostics.update(counts=retrieval.counts, timings_ms=retrieval.timings_ms,
                            best_similarity=retrieval.best_similarity, graph_entities=retrieval.entities)
+        held, share = retrieval.keyword_evidence
+        diagnostics["keyword_evidence"] = {"words": held, "idf_share": round(share, 3)}
         relevant = (retrieval.best_similarity is not None and retrieval.best_similarity >= self.settings.search_threshold) \
-            or retrieval.strict_keyword_hits > 0 or bool(carried)
+            or retrieval.strict_keyword_hits > 0 or (held >= KEYWORD_WORDS and share >= KEYWORD_SHARE) or bool(carried)
         context = retrieval.chunks if relevant else []
         used_facts = [f for f in retrieval.facts if f.chunk_id in {c.chunk_id for c in context}][:12]
         t0 = time.perf_counter()
