@@ -20,6 +20,8 @@ def chunk_pages(spans: list[tuple[int, int, Any]], start: int, end: int) -> dict
     out: dict[str, Any] = {"pages": [int(first["page"]), int(last["page"])]}
     if first.get("label") is not None and last.get("label") is not None:
         out["page_labels"] = [str(first["label"]), str(last["label"])]
+    if any(tag.get("ocr") for tag in hit):
+        out["ocr"] = True  # some of the text was read from a page image (a scan)
     return out
 
 

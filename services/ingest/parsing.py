@@ -115,6 +115,8 @@ def parse_pdf(data: bytes, name: str, password: str | None = None) -> ParsedText
     only owner restrictions are set); the password is used here and kept nowhere."""
     from pypdf.errors import LimitReachedError
 
+    from services.ingest import pdf_ocr
+    from services.ingest.budget import ParseCancelled
     from services.ingest.pdf_reader import meaningful, open_pdf, render_pdf
 
     try:
@@ -122,7 +124,7 @@ def parse_pdf(data: bytes, name: str, password: str | None = None) -> ParsedText
         text, spans, empty = render_pdf(reader, data, password)
         info = reader.metadata or {}
         title, author = meaningful(info.get("/Title")), meaningful(info.get("/Author"))
-    except UnsupportedInput:
+    except (UnsupportedInput, ParseCancelled):
         raise
     except LimitReachedError:
         raise UnsupportedInput(
@@ -130,9 +132,12 @@ def parse_pdf(data: bytes, name: str, password: str | None = None) -> ParsedText
     except Exception as exc:  # pypdf raises many types on corrupt input
         raise UnsupportedInput(
             f"the PDF could not be read; it is corrupt or truncated ({exc.__class__.__name__}).", file=name) from None
+    ocr = pdf_ocr.available()
     if not text.strip():
-        raise UnsupportedInput("the PDF has no extractable text (is it a scan?).", file=name)
-    extra: dict[str, object] = {"pages": len(reader.pages), "page_spans": spans, "pages_without_text": empty}
+        raise UnsupportedInput("the PDF has no extractable text on any page (a scan?) and OCR "
+                               + ("found none either." if ocr else "is unavailable (install tesseract-ocr)."), file=name)
+    extra: dict[str, object] = {"pages": len(reader.pages), "page_spans": spans, "pages_without_text": empty,
+                                "ocr_available": ocr, "ocr_pages": [t["page"] for _, _, t in spans if t.get("ocr")]}
     if author:
         extra["author"] = author
     return ParsedText(text=text, title_hint=title, extra=extra)

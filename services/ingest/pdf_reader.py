@@ -21,6 +21,7 @@ from typing import Any
 import fontTools  # noqa: F401  pypdf reads embedded fonts with it (maths glyphs); without it, garbled text
 
 from services.errors import UnsupportedInput
+from services.ingest import pdf_ocr
 from services.ingest.pdf_layout import heading_levels, mark_headings, markdown_table, norm, strip_running_lines
 from services.ingest.text_hygiene import join_hyphenation
 
@@ -38,6 +39,7 @@ class PdfPage:
     label: str | None  # the printed label (/PageLabels), when the PDF has them
     lines: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
+    ocr: bool = False  # the text was read from the page's image
 
 
 def open_pdf(data: bytes, name: str, password: str | None = None) -> Any:
@@ -158,12 +160,16 @@ def read_pages(reader: Any, data: bytes, password: str | None = None) -> list[Pd
     tables = _tables(data, [i for i, draws in enumerate(line_pages) if draws], password)
     for index, (_, text) in tables.items():
         texts[index] = text
+    blank = [i for i, t in enumerate(texts) if not t.strip() and i not in tables]
+    read = pdf_ocr.ocr_pages(data, blank, password) if blank and pdf_ocr.available() else {}
+    for index, text in read.items():
+        texts[index] = text
     levels = heading_levels(all_sizes)
     stripped = strip_running_lines([t.splitlines() for t in texts])
     pages = []
     for index, lines in enumerate(stripped):
         marked = mark_headings(lines, line_sizes, levels, outline.get(index, []))
-        pages.append(PdfPage(index + 1, labels[index], marked, tables.get(index, ([], ""))[0]))
+        pages.append(PdfPage(index + 1, labels[index], marked, tables.get(index, ([], ""))[0], index in read))
     return pages
 
 
@@ -234,7 +240,7 @@ def render_pdf(reader: Any, data: bytes, password: str | None = None) -> tuple[s
         start = len(text)
         text += block
         if page is not None:
-            spans.append((start, len(text), {"page": page.number, "label": page.label}))
+            spans.append((start, len(text), {"page": page.number, "label": page.label, "ocr": page.ocr}))
 
     pages = read_pages(reader, data, password)
     for page in pages:

@@ -118,12 +118,20 @@ def tidy(parsed: ParsedText) -> ParsedText:
     return ParsedText(text=text, title_hint=clean_value(parsed.title_hint) or None, extra=extra)
 
 
-def blank_pages_note(pages: Any) -> str:
-    """"pages 2, 7: no text (OCR unavailable)": pages of a PDF that gave no text are said, never dropped silently."""
-    if not pages:
-        return ""
-    numbers = ", ".join(str(p) for p in pages)
-    return f"{'page' if len(pages) == 1 else 'pages'} {numbers}: no text (OCR unavailable)"
+def blank_pages_note(extra: dict[str, Any]) -> str:
+    """What a PDF's pages without a text layer gave: "pages 2, 7: no text (OCR unavailable)", "page 3: read by
+    OCR". Such pages are said on the item, never dropped silently."""
+    def pages(numbers: list[int]) -> str:
+        return f"{'page' if len(numbers) == 1 else 'pages'} {', '.join(str(p) for p in numbers)}"
+
+    notes = []
+    read = sorted(set(extra.get("ocr_pages") or []))
+    if read:
+        notes.append(f"{pages(read)}: read by OCR")
+    blank = extra.get("pages_without_text") or []
+    if blank:
+        notes.append(f"{pages(blank)}: no text ({'OCR found none' if extra.get('ocr_available') else 'OCR unavailable'})")
+    return "; ".join(notes)
 
 
 def embedding_input(title: str, chunk: Chunk) -> str:
@@ -165,7 +173,7 @@ class DocumentStages:
         notes = [n for n in self._read_pictures(diagrams) if n]
         warnings = parsed.extra.get("warnings")
         notes += [f"Read without a damaged part: {w}." for w in warnings] if isinstance(warnings, list) else []
-        notes += [blank_pages_note(parsed.extra.get("pages_without_text"))]
+        notes += [blank_pages_note(parsed.extra)]
         notes = [n for n in notes if n]
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
                           plan.replace_id, graph_status="pending" if self.graph is not None else "disabled",
@@ -181,7 +189,10 @@ class DocumentStages:
         reporter.update_item(slot, status="parsing")
         reporter.flush()  # a long read shows as such (the reader itself reports nothing until it ends)
         try:
-            with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled):
+            def ocr_progress(done: int, total: int) -> None:
+                reporter.update_item(slot, status="ocr", ocr_pages_done=done, ocr_pages_total=total)
+
+            with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled, progress=ocr_progress):
                 return item.load()
         except UnsupportedInput as exc:
             raise Stop(Outcome("failed", exc.reason)) from None

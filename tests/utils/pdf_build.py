@@ -152,3 +152,30 @@ def form_with_comments() -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def text_image(lines: list[str], size: int = 44) -> Any:
+    """A scanned page's picture: black text on white, as a PIL image (about 200 dpi for an A4 page)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (1654, 2339), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(_FONTS / "Vera.ttf"), size)
+    for i, line in enumerate(lines):
+        draw.text((150, 200 + i * size * 2), line, font=font, fill=0)
+    return image
+
+
+def scanned(pages: list[list[str] | str]) -> bytes:
+    """A PDF whose pages are text (a str) or, for a list of lines, only a picture of those lines (no text layer)."""
+    from reportlab.lib.utils import ImageReader
+
+    pdf = Pdf()
+    for n, page in enumerate(pages):
+        if n:
+            pdf.page()
+        if isinstance(page, str):
+            pdf.paragraph(page)
+        else:
+            pdf.c.drawImage(ImageReader(text_image(page)), 0, 0, width=WIDTH, height=HEIGHT)
+    return pdf.bytes()
