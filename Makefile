@@ -115,6 +115,10 @@ bench-onnx: install
 bench-docx: install
 	$(PY) -m scripts.bench.bench_docx
 
+# PDF parsing: pages/s on a generated 100-page PDF, text only and with every tenth page a scan (OCR); docs/bench/pdf.json.
+bench-pdf: install ocr-deps
+	$(PY) -m scripts.bench.bench_pdf
+
 bench-report: install
 	$(PY) -m scripts.bench.report
 

@@ -160,12 +160,13 @@ def read_pages(reader: Any, data: bytes, password: str | None = None) -> list[Pd
     tables = _tables(data, [i for i, draws in enumerate(line_pages) if draws], password)
     for index, (_, text) in tables.items():
         texts[index] = text
-    blank = [i for i, t in enumerate(texts) if not t.strip() and i not in tables]
-    read = pdf_ocr.ocr_pages(data, blank, password) if blank and pdf_ocr.available() else {}
-    for index, text in read.items():
-        texts[index] = text
     levels = heading_levels(all_sizes)
     stripped = strip_running_lines([t.splitlines() for t in texts])
+    # A page with no text of its own (running lines and page numbers aside) is a scan, or blank: OCR reads it.
+    blank = [i for i, lines in enumerate(stripped) if not any(ln.strip() for ln in lines) and i not in tables]
+    read = pdf_ocr.ocr_pages(data, blank, password) if blank and pdf_ocr.available() else {}
+    for index, text in read.items():
+        stripped[index] = text.splitlines()
     pages = []
     for index, lines in enumerate(stripped):
         marked = mark_headings(lines, line_sizes, levels, outline.get(index, []))
