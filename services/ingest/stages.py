@@ -24,11 +24,11 @@ from services.errors import UnsupportedInput, ValidationFailed, WorkbenchError
 from services.ingest.budget import ParseCancelled, parse_budget
 from services.ingest.chunking import chunk_text
 from services.ingest.parsing import ParsedText
+from services.ingest.reader_extras import blank_pages_note, chunk_metadata, tidy
 from services.ingest.sources import SourceItem
-from services.ingest.text_hygiene import clean_text, clean_value
+from services.ingest.text_hygiene import clean_value
 from services.jobs import JobReporter
 from services.metadata_schema import validate_metadata
-from services.page_ref import chunk_pages
 from services.settings import Settings
 from services.stores.embeddings import TextEmbedder
 
@@ -41,7 +41,6 @@ Mode = Literal["ingest", "reingest"]
 # Chunks embedded between two looks at the job's Cancel: 16 local embeddings take about 0.6 s of CPU
 # (the model runs 4 texts per call whatever the step, so the step costs no speed).
 EMBED_CANCEL_STEP = 16
-SPAN_KEYS = ("diagram_spans", "page_spans")  # reader offsets into the text: (start, end, tag)
 
 
 def parse_mode(value: str) -> Mode:
@@ -91,49 +90,6 @@ class _Plan:
     repair_id: int | None = None
 
 
-def link_diagrams(extra: dict[str, Any], chunks: list[Chunk]) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Tag the chunks that overlap text linked to a diagram with the diagram's index.
-
-    The indexes become diagram ids (``dgm-<document id>-<index>``) when the document
-    is written and its id is known (see ``write_document``).
-    """
-    diagrams = list(extra.get("diagrams") or [])
-    known = {d.index for d in diagrams}
-    meta: list[dict[str, Any]] = []
-    for chunk in chunks:
-        found = [n for s, e, n in extra.get("diagram_spans") or []
-                 if n in known and s < chunk.char_end and e > chunk.char_start]
-        meta.append({"diagram_indexes": list(dict.fromkeys(found))} if found else {})
-    return diagrams, meta
-
-
-def tidy(parsed: ParsedText) -> ParsedText:
-    """The reader's text and title cleaned (:mod:`services.ingest.text_hygiene`), its char spans moved to match."""
-    extra = dict(parsed.extra)
-    spans = [(s, e, (key, tag)) for key in SPAN_KEYS for s, e, tag in extra.get(key) or []]  # type: ignore[attr-defined]
-    text, moved = clean_text(parsed.text, spans)
-    for key in SPAN_KEYS:
-        if key in extra:
-            extra[key] = [(s, e, tag) for s, e, (k, tag) in moved if k == key]
-    return ParsedText(text=text, title_hint=clean_value(parsed.title_hint) or None, extra=extra)
-
-
-def blank_pages_note(extra: dict[str, Any]) -> str:
-    """What a PDF's pages without a text layer gave: "pages 2, 7: no text (OCR unavailable)", "page 3: read by
-    OCR". Such pages are said on the item, never dropped silently."""
-    def pages(numbers: list[int]) -> str:
-        return f"{'page' if len(numbers) == 1 else 'pages'} {', '.join(str(p) for p in numbers)}"
-
-    notes = []
-    read = sorted(set(extra.get("ocr_pages") or []))
-    if read:
-        notes.append(f"{pages(read)}: read by OCR")
-    blank = extra.get("pages_without_text") or []
-    if blank:
-        notes.append(f"{pages(blank)}: no text ({'OCR found none' if extra.get('ocr_available') else 'OCR unavailable'})")
-    return "; ".join(notes)
-
-
 def embedding_input(title: str, chunk: Chunk) -> str:
     """What is embedded for a chunk: its document's title and heading path give it context."""
     return f"{title}\n{' > '.join(chunk.heading_path)}\n{chunk.text}"
@@ -167,9 +123,7 @@ class DocumentStages:
         clock = _lap(reporter, "chunk", clock)
         embeddings = self.embed(item, chunks, slot, reporter)
         _lap(reporter, "embed", clock)
-        diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
-        page_spans = list(parsed.extra.get("page_spans") or [])  # type: ignore[call-overload]
-        chunk_meta = [{**meta, **chunk_pages(page_spans, c.char_start, c.char_end)} for meta, c in zip(chunk_meta, chunks)]
+        diagrams, chunk_meta = chunk_metadata(parsed.extra, chunks)
         notes = [n for n in self._read_pictures(diagrams) if n]
         warnings = parsed.extra.get("warnings")
         notes += [f"Read without a damaged part: {w}." for w in warnings] if isinstance(warnings, list) else []
