@@ -65,9 +65,13 @@ def meaningful(value: Any) -> str | None:
 
 
 def _labels(reader: Any) -> list[str | None]:
-    if "/PageLabels" not in reader.trailer["/Root"]:
-        return [None] * len(reader.pages)
-    return list(reader.page_labels)
+    """Each page's printed label, when the PDF has /PageLabels (None for every page otherwise, or when damaged)."""
+    try:
+        if "/PageLabels" in reader.trailer["/Root"]:
+            return list(reader.page_labels)
+    except Exception:
+        pass
+    return [None] * len(reader.pages)
 
 
 def _outline(reader: Any) -> dict[int, list[tuple[int, str]]]:

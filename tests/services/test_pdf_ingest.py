@@ -126,3 +126,5 @@ def test_a_password_protected_pdf(services, collection, password, status, reason
     assert item["status"] == status and reason in item["reason"]
     assert bool(keyword(services, collection, "ledger")) == (status == "ingested")
     assert "s3cret" not in repr(services.jobs.recent(3))  # the job's record holds no password
+    request = files_request(collection, [("locked.pdf", b"%PDF-")], settings=services.settings, password="s3cret")
+    assert "s3cret" not in repr(request)  # nor does the request, its items or their loaders (a log line)
