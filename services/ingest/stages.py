@@ -156,7 +156,7 @@ class DocumentStages:
     def validate(self, item: SourceItem, coll: Collection, parsed: ParsedText) -> dict[str, Any]:
         """The item's metadata checked (and typed) against the collection's schema."""
         try:
-            metadata = validate_metadata(coll.metadata_schema, clean_value(item.metadata))
+            metadata = validate_metadata(coll.metadata_schema, item.metadata)  # a user's NUL is refused, not cleaned
         except ValidationFailed as exc:
             raise Stop(Outcome("failed", str(exc))) from None
         if parsed.title_hint and "title" not in metadata:

@@ -23,6 +23,7 @@ from typing import Any
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _CONTROLS = "".join(chr(c) for c in (*range(0, 9), 11, *range(14, 32), 127, *range(0x80, 0xA0), 0xAD))
 _FIX = re.compile("[" + re.escape("".join(_LIGATURES) + _CONTROLS + "\f") + "]")
+MAX_DEPTH = 32
 _HYPHENATED = re.compile(r"([^\W\d_])-[ \t]*\r?\n[ \t]*([^\W\d_]+)")
 
 
@@ -71,12 +72,15 @@ def join_hyphenation(text: str) -> str:
     return _HYPHENATED.sub(join, text)
 
 
-def clean_value(value: Any) -> Any:
-    """A title or metadata value without control characters or ligatures; lists and dicts cleaned inside."""
+def clean_value(value: Any, depth: int = 0) -> Any:
+    """A title or metadata value without control characters or ligatures; lists and dicts cleaned inside
+    (to ``MAX_DEPTH`` levels; deeper nesting is left for the schema check to refuse)."""
     if isinstance(value, str):
         return " ".join(clean_text(value)[0].split()) if _FIX.search(value) else value
+    if depth >= MAX_DEPTH:
+        return value
     if isinstance(value, list):
-        return [clean_value(v) for v in value]
+        return [clean_value(v, depth + 1) for v in value]
     if isinstance(value, dict):
-        return {k: clean_value(v) for k, v in value.items()}
+        return {k: clean_value(v, depth + 1) for k, v in value.items()}
     return value
