@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-external test-fast test-browser install browser-deps lint eval backup bench bench-ingest bench-search bench-graph bench-ask bench-app bench-cli bench-report bench-onnx bench-docx
+.PHONY: run test test-external test-fast test-browser install browser-deps ocr-deps bench-pdf lint eval backup bench bench-ingest bench-search bench-graph bench-ask bench-app bench-cli bench-report bench-onnx bench-docx
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-run: install
+run: install ocr-deps
 	$(VENV)/bin/streamlit run Home.py
 
 # Debian's chromium for the Playwright browser tests (no browser download).
@@ -36,6 +36,12 @@ browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
+
+# Debian's Tesseract for OCR of scanned PDF pages (services/ingest/pdf_ocr.py; English and German data).
+ocr-deps:
+	@command -v tesseract >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu; fi; }
 
 # The store-facing suites again on a PostgreSQL and a FalkorDB server started for the run on 127.0.0.1
 # (TCP, passwords, a non-superuser role; tests/utils/external_servers.py), plus tests/external.
@@ -47,7 +53,7 @@ EXTERNAL_TESTS := tests/external tests/services tests/graph tests/reliability/te
 	tests/reliability/test_concurrency_metadata.py tests/reliability/test_concurrency_embedder.py \
 	--deselect tests/services/test_sotu.py::test_sotu_directory_ingest_and_tariff_search
 
-test: install browser-deps
+test: install browser-deps ocr-deps
 	$(VENV)/bin/ruff check --no-cache .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
@@ -56,7 +62,7 @@ test: install browser-deps
 test-external: install browser-deps
 	$(PY) -m pytest --stores=external $(EXTERNAL_TESTS)
 
-test-fast: install
+test-fast: install ocr-deps
 	$(PY) -m pytest -m "not slow and not browser"
 
 test-browser: install browser-deps
@@ -108,6 +114,10 @@ bench-onnx: install
 # Large generated .docx (1.3 and 12 MB document.xml): parse MB/s, peak RSS of an ingest with graph, Cancel latency.
 bench-docx: install
 	$(PY) -m scripts.bench.bench_docx
+
+# PDF parsing: pages/s on a generated 100-page PDF, text only and with every tenth page a scan (OCR); docs/bench/pdf.json.
+bench-pdf: install ocr-deps
+	$(PY) -m scripts.bench.bench_pdf
 
 bench-report: install
 	$(PY) -m scripts.bench.report

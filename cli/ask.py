@@ -20,16 +20,16 @@ def ask(question: str, collections: tuple[str, ...], conversation: int | None, a
 
     With an LLM configured the answer is generated (streamed to the terminal); otherwise the best
     sentences are extracted and labelled so. JSON: {"conversation_id", "answer": {"text", "mode",
-    "citations": {n: chunk_id}}, "sources": [{"n", "title", "document_id", "chunk_index"}], "facts", "mermaid",
+    "citations": {n: chunk_id}}, "sources": [{"n", "title", "document_id", "chunk_index", "page", "pages"}], "facts", "mermaid",
     "diagnostics"}.
     """
+    from services.retrieval.ask import cited_sources
+
     svc = get_services()
     streaming = not as_json and sys.stdout.isatty()
     result = svc.ask.ask(question, conversation_id=conversation, collections=list(collections) or None,
                          on_token=(lambda piece: click.echo(piece, nl=False)) if streaming else None)
-    by_id = {c.chunk_id: c for c in result.context}
-    sources = [{"n": n, "title": by_id[cid].title, "document_id": by_id[cid].document_id,
-                "chunk_index": by_id[cid].chunk_index} for n, cid in result.answer.citations.items() if cid in by_id]
+    sources = cited_sources(result)
     payload = {"conversation_id": result.conversation_id, "answer": result.answer, "sources": sources,
                "facts": result.facts, "mermaid": result.mermaid, "diagnostics": result.diagnostics}
 
@@ -43,7 +43,8 @@ def ask(question: str, collections: tuple[str, ...], conversation: int | None, a
                 click.echo(label)
             click.echo(result.answer.text)
         for source in sources:
-            click.echo(f"[{source['n']}] {source['title']} (document {source['document_id']}, "
+            page = f", {source['page']}" if source["page"] else ""
+            click.echo(f"[{source['n']}] {source['title']}{page} (document {source['document_id']}, "
                        f"chunk {source['chunk_index']})")
         click.echo(f"conversation {result.conversation_id}")
 

@@ -106,8 +106,11 @@ def text(collection: str, text: str | None, title: str, mode: str, metadata: str
 @group.command("file")
 @click.argument("collection")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--password", metavar="TEXT", help="Opens encrypted PDFs; '-' asks for it without echo. "
+                                                   "Used for this run only: never stored or logged.")
 @common
-def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | None, as_json: bool) -> None:
+def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | None, as_json: bool,
+         password: str | None) -> None:
     """Ingest one or more files (.txt .md .html .docx .pdf); each file's name is its title.
 
     Files are read one at a time; one over max_file_bytes is skipped by its size on disk, unread.
@@ -117,7 +120,10 @@ def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | Non
 
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
-    request = paths_request(collection, list(paths), settings=svc.settings, metadata=meta, mode=parse_mode(mode))
+    if password == "-":
+        password = click.prompt("PDF password", hide_input=True, err=True)
+    request = paths_request(collection, list(paths), settings=svc.settings, metadata=meta, mode=parse_mode(mode),
+                            password=password)
     run_request(request, as_json)
 
 

@@ -35,6 +35,7 @@ def search(query: str, collections: tuple[str, ...], mode: str, threshold: float
     JSON: {"query", "mode", "hits": [{"chunk_id", "document_id", "title", "score", "text", ...}], "counts",
     "timings_ms", "notes"}.
     """
+    from services.page_ref import page_ref
     from services.retrieval.search import parse_search_mode
 
     svc = get_services()
@@ -52,7 +53,9 @@ def search(query: str, collections: tuple[str, ...], mode: str, threshold: float
             click.echo("No results.")
         for n, hit in enumerate(response.hits, 1):
             where = " > ".join(hit.heading_path)
-            click.echo(f"{n}. {hit.title} (document {hit.document_id}, score {hit.score:.3f}){'  ' + where if where else ''}")
+            page = page_ref(hit.chunk_metadata)
+            click.echo(f"{n}. {hit.title}{', ' + page if page else ''} (document {hit.document_id}, "
+                       f"score {hit.score:.3f}){'  ' + where if where else ''}")
             click.echo(f"   {_snippet(hit.segments)}")
 
     emit(response, as_json, human)

@@ -9,6 +9,7 @@ import streamlit as st
 from components.markdown_text import md_escape
 from components.rich_text import markdown_html, with_marks
 from services.documents import ChunkView, DocumentView
+from services.page_ref import page_ref
 
 SHOWN_CHARS = 200_000  # a longer document is drawn up to here; find-in-document still searches all of it
 SNIPPETS = 30
@@ -42,8 +43,9 @@ def content_tab(view: DocumentView, focus: ChunkView | None) -> None:
                     snippet = with_marks(text[lo:hi], [(start - lo, end - lo)])
                     st.html(markdown_html(("…" if lo else "") + " ".join(snippet.split()) + ("…" if hi < len(text) else "")))
     if focus is not None and not needle.strip():
-        st.caption(f"The cited passage: chunk {focus.chunk_index}, characters {focus.char_start}–{focus.char_end}, "
-                   "highlighted below in the whole document.")
+        page = page_ref(focus.metadata)
+        st.caption(f"The cited passage: chunk {focus.chunk_index}{', ' + page if page else ''}, characters "
+                   f"{focus.char_start}–{focus.char_end}, highlighted below in the whole document.")
         st.html(markdown_html(with_marks(focus.text, [(0, len(focus.text))]), css_class="rag-chunk"))
     spans = found or ([(focus.char_start, focus.char_end)] if focus is not None else [])
     shown = text[:SHOWN_CHARS]
@@ -55,7 +57,8 @@ def content_tab(view: DocumentView, focus: ChunkView | None) -> None:
 def chunks_tab(view: DocumentView, focus: ChunkView | None) -> None:
     for chunk in view.chunks:
         heading = " › ".join(chunk.heading_path)
-        label = (f"Chunk {chunk.chunk_index} · {chunk.char_start}–{chunk.char_end}"
+        page = page_ref(chunk.metadata)
+        label = (f"Chunk {chunk.chunk_index} · {chunk.char_start}–{chunk.char_end}" + (f" · {page}" if page else "")
                  + (f" · {heading}" if heading else "") + f" · “{preview(chunk.text)}”")
         with st.expander(md_escape(label), expanded=focus is not None and chunk.chunk_index == focus.chunk_index):
             st.html(markdown_html(chunk.text))

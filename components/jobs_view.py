@@ -37,6 +37,8 @@ def human_duration(seconds: float | None) -> str:
 
 def stage_label(item: dict[str, Any]) -> str:
     status = item.get("status", "")
+    if status == "ocr":
+        return f"reading page images (OCR) {item.get('ocr_pages_done', 0)}/{item.get('ocr_pages_total', '?')}"
     if status == "embedding":
         return f"embedding {item.get('chunks_embedded', 0)}/{item.get('chunks_total', '?')} chunks"
     return STAGES.get(status, status)

@@ -12,6 +12,7 @@ from components.diagram_view import show_diagram
 from components.markdown_text import md_escape
 from components.rich_text import markdown_html, segments_text
 from services.container import Services
+from services.page_ref import page_ref
 from services.retrieval.search import SearchHit, SearchResponse
 
 _BADGE = ('<span style="display:inline-block;margin:0 6px 4px 0;padding:1px 8px;border-radius:10px;'
@@ -37,7 +38,8 @@ def _score_line(hit: SearchHit, mode: str) -> str:
 
 
 def show_hit(rank: int, hit: SearchHit, mode: str) -> None:
-    where = f"chunk {hit.chunk_index} · characters {hit.char_start}–{hit.char_end}"
+    page = page_ref(hit.chunk_metadata)
+    where = f"{page + ' · ' if page else ''}chunk {hit.chunk_index} · characters {hit.char_start}–{hit.char_end}"
     if hit.heading_path:
         where += " · " + " › ".join(hit.heading_path)
     head, link = st.columns([6, 1])

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from mcp_server.context import services_of, tool_errors
 from services.jsonable import to_jsonable
+from services.retrieval.ask import cited_sources
 
 
 def register(server: MCPServer[Any]) -> None:
@@ -27,9 +28,7 @@ def register(server: MCPServer[Any]) -> None:
     ) -> dict[str, Any]:
         with tool_errors():
             result = services_of(ctx).ask.ask(question, conversation_id=conversation_id, collections=collections)
-            by_id = {c.chunk_id: c for c in result.context}
-            sources = [{"n": n, "title": by_id[c].title, "document_id": by_id[c].document_id,
-                        "chunk_index": by_id[c].chunk_index} for n, c in result.answer.citations.items() if c in by_id]
+            sources = cited_sources(result)
             return to_jsonable({"conversation_id": result.conversation_id, "answer": result.answer, "sources": sources,
                                 "facts": result.facts, "mermaid": result.mermaid, "diagnostics": result.diagnostics})
 

@@ -11,6 +11,7 @@ from pydantic import Field
 from mcp_server.context import services_of, tool_errors
 from services.errors import ValidationFailed
 from services.jsonable import to_jsonable
+from services.page_ref import page_ref
 
 DocumentId = Annotated[int, Field(description="The document's id (from search_documents or list_documents).")]
 READ_ONLY = ToolAnnotations(read_only_hint=True)
@@ -19,7 +20,8 @@ READ_ONLY = ToolAnnotations(read_only_hint=True)
 def _hit(hit: Any) -> dict[str, Any]:
     keep = ("document_id", "chunk_id", "title", "source", "score", "semantic_score", "keyword_score", "heading_path",
             "char_start", "char_end", "text", "metadata")
-    return {k: to_jsonable(getattr(hit, k)) for k in keep}
+    return {**{k: to_jsonable(getattr(hit, k)) for k in keep}, "page": page_ref(hit.chunk_metadata),
+            "pages": hit.chunk_metadata.get("pages")}
 
 
 def register(server: MCPServer[Any]) -> None:

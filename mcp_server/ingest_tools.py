@@ -128,10 +128,13 @@ def register(server: MCPServer[Any]) -> None:
                                                "machine running this server (not the agent's machine).")],
         metadata: Metadata = None,
         mode: Mode = "ingest",
+        password: Annotated[str | None, Field(description="Opens an encrypted PDF; used for this call only, "
+                                                          "never stored.")] = None,
     ) -> dict[str, Any]:
         """Ingest one file that is on the server's disk; its file name becomes the title. Returns the job outcome."""
         def build(svc: Services) -> IngestRequest:
-            return paths_request(collection, [path], settings=svc.settings, metadata=metadata, mode=mode)
+            return paths_request(collection, [path], settings=svc.settings, metadata=metadata, mode=mode,
+                                 password=password)
 
         return await run_ingest(ctx, build)
 

@@ -91,12 +91,16 @@ def render() -> None:
         limit_mb = math.ceil(svc.settings.max_file_bytes / (1024 * 1024))
         uploads = st.file_uploader("Files", type=[s.lstrip(".") for s in SUPPORTED_SUFFIXES],
                                    accept_multiple_files=True, key=f"ingest.uploads.{nonce}", max_upload_size=limit_mb)
+        password = ""
+        if any(u.name.lower().endswith(".pdf") for u in uploads or []):
+            password = st.text_input("PDF password (only for an encrypted PDF; used for this upload, never stored)",
+                                     type="password", key=f"ingest.pdf_password.{nonce}")
         if st.button("Ingest files", type="primary", disabled=not uploads, key="ingest.upload_go"):
             metadata = _metadata_for_all(coll.metadata_schema, metadata_text, example)
             if metadata is not None:
                 files = [(u.name, u.getvalue()) for u in uploads]
-                submit(svc, lambda: files_request(collection, files, settings=svc.settings, metadata=metadata, mode=mode),
-                       clears_uploads=True)
+                submit(svc, lambda: files_request(collection, files, settings=svc.settings, metadata=metadata, mode=mode,
+                                                  password=password or None), clears_uploads=True)
     with dir_tab:
         path = st.text_input("Directory path on the server", key="ingest.dir_path", placeholder="/srv/corpus")
         c1, c2, c3 = st.columns([2, 2, 1])

@@ -61,6 +61,7 @@ class ChunkView:
     char_start: int
     char_end: int
     heading_path: builtins.list[str]
+    metadata: dict[str, Any] = field(default_factory=dict)  # e.g. pages (a PDF's; services/page_ref.py)
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,8 @@ class DocumentService:
             content = conn.execute(sa.text("SELECT content FROM documents WHERE id = :id"), {"id": document_id}).scalar_one()
             chunks = []
             if with_chunks:
-                chunks = [ChunkView(r.id, r.chunk_index, r.text, r.char_start, r.char_end, list(r.heading_path))
+                chunks = [ChunkView(r.id, r.chunk_index, r.text, r.char_start, r.char_end, list(r.heading_path),
+                                    dict(r.metadata or {}))
                           for r in chunk_store.document_chunks(conn, document_id)]
         return DocumentView(_summary(row), content, chunks)
 

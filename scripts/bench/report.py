@@ -24,11 +24,12 @@ from scripts.bench.ingest_report import concurrency_section, ingest_section
 from scripts.bench.onnx_report import onnx_section
 from scripts.bench.report_sections import SECTIONS, generic_section, num, table
 
-ORDER = ["ingest", "docx", "search", "graph", "ask", "app", "cli", "concurrency", "onnx"]
+ORDER = ["ingest", "docx", "pdf", "search", "graph", "ask", "app", "cli", "concurrency", "onnx"]
 ALL_SECTIONS = {**SECTIONS, "ingest": ("Ingestion throughput", ingest_section),
                 "concurrency": ("Search and Ask during an ingest", concurrency_section),
                 "onnx": ("Embedding model: torch vs ONNX Runtime", onnx_section),
                 "docx": ("Large Word files: parse speed, memory, Cancel", docx_section),
+                "pdf": ("PDF parsing: pages/s with and without OCR", generic_section),
                 "cli": ("The `rag` command line", cli_section),
                 "ask": ("Ask's offline retrieval", generic_section)}
 

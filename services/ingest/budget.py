@@ -29,6 +29,7 @@ class ParseCancelled(Exception):
 class ParseBudget:
     seconds: float = DEFAULT_PARSE_SECONDS
     cancelled: Callable[[], bool] | None = None
+    progress: Callable[[int, int], None] | None = None  # (done, total) of a long step inside one file: OCR pages
     started: float = field(default_factory=time.monotonic)
     _next_poll: float = 0.0
 
@@ -38,6 +39,14 @@ class ParseBudget:
             raise UnsupportedInput(
                 f"refused: reading it took longer than the {self.seconds:g} s budget (parse_seconds); "
                 "the file is too large or too complex to read in time.", file=name)
+        self.check_cancel(now)
+
+    def extend(self, seconds: float) -> None:
+        """Give this file ``seconds`` more (OCR: each page read adds its own time, so a scan is not refused)."""
+        self.started += seconds
+
+    def check_cancel(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
         if self.cancelled is not None and now >= self._next_poll:
             self._next_poll = now + CANCEL_POLL_SECONDS
             if self.cancelled():
@@ -48,10 +57,11 @@ _current: ContextVar[ParseBudget | None] = ContextVar("parse_budget", default=No
 
 
 @contextmanager
-def parse_budget(seconds: float = DEFAULT_PARSE_SECONDS,
-                 cancelled: Callable[[], bool] | None = None) -> Iterator[ParseBudget]:
-    """Read files within ``seconds`` each; ``cancelled`` is polled every :data:`CANCEL_POLL_SECONDS`."""
-    budget = ParseBudget(seconds, cancelled)
+def parse_budget(seconds: float = DEFAULT_PARSE_SECONDS, cancelled: Callable[[], bool] | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Iterator[ParseBudget]:
+    """Read files within ``seconds`` each; ``cancelled`` is polled every :data:`CANCEL_POLL_SECONDS`;
+    ``progress(done, total)`` hears of a long step inside a file (pages read by OCR)."""
+    budget = ParseBudget(seconds, cancelled, progress)
     token = _current.set(budget)
     try:
         yield budget

@@ -52,7 +52,7 @@ def html_to_markdown(html: str, name: str = "page") -> tuple[str, str | None]:
     import lxml.html
     from lxml import etree
 
-    parser = lxml.html.HTMLParser(huge_tree=False)
+    parser = lxml.html.HTMLParser(huge_tree=False, encoding="utf-8")  # the bytes below are UTF-8, whatever <meta> says
     try:
         root = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError):

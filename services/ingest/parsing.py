@@ -8,7 +8,6 @@ as ``#`` lines so the chunker can record heading paths.
 from __future__ import annotations
 
 import codecs
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,19 +109,22 @@ def parse_docx(data: bytes, name: str) -> ParsedText:
                                                           "warnings": content.warnings})
 
 
-def parse_pdf(data: bytes, name: str) -> ParsedText:
-    """Text of every page. A PDF encrypted with an empty user password (owner restrictions only) is opened."""
-    from pypdf import PdfReader
+def parse_pdf(data: bytes, name: str, password: str | None = None) -> ParsedText:
+    """A PDF's text with headings, tables, form fields and comments, and each page's span
+    (:mod:`services.ingest.pdf_reader`). An encrypted PDF opens with ``password`` (or with none when
+    only owner restrictions are set); the password is used here and kept nowhere."""
     from pypdf.errors import LimitReachedError
 
-    if not data.startswith(b"%PDF"):
-        raise UnsupportedInput("not a PDF file (no %PDF header).", file=name)
+    from services.ingest import pdf_ocr
+    from services.ingest.budget import ParseCancelled
+    from services.ingest.pdf_reader import meaningful, open_pdf, render_pdf
+
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise UnsupportedInput("the PDF is encrypted with a password; remove it and try again.", file=name)
-        pages = [(page.extract_text() or "").strip() for page in reader.pages]
-    except UnsupportedInput:
+        reader = open_pdf(data, name, password)
+        text, spans, empty = render_pdf(reader, data, password)
+        info = reader.metadata or {}
+        title, author = meaningful(info.get("/Title")), meaningful(info.get("/Author"))
+    except (UnsupportedInput, ParseCancelled):
         raise
     except LimitReachedError:
         raise UnsupportedInput(
@@ -130,11 +132,15 @@ def parse_pdf(data: bytes, name: str) -> ParsedText:
     except Exception as exc:  # pypdf raises many types on corrupt input
         raise UnsupportedInput(
             f"the PDF could not be read; it is corrupt or truncated ({exc.__class__.__name__}).", file=name) from None
-    text = "\n\n".join(p for p in pages if p)
+    ocr = pdf_ocr.available()
     if not text.strip():
-        raise UnsupportedInput("the PDF has no extractable text (is it a scan?).", file=name)
-    title = (reader.metadata.title if reader.metadata else None) or None
-    return ParsedText(text=text, title_hint=title, extra={"pages": len(pages)})
+        raise UnsupportedInput("the PDF has no extractable text on any page (a scan?) and OCR "
+                               + ("found none either." if ocr else "is unavailable (install tesseract-ocr)."), file=name)
+    extra: dict[str, object] = {"pages": len(reader.pages), "page_spans": spans, "pages_without_text": empty,
+                                "ocr_available": ocr, "ocr_pages": [t["page"] for _, _, t in spans if t.get("ocr")]}
+    if author:
+        extra["author"] = author
+    return ParsedText(text=text, title_hint=title, extra=extra)
 
 
 def html_to_text(html: str, name: str = "page") -> ParsedText:
@@ -146,7 +152,7 @@ def html_to_text(html: str, name: str = "page") -> ParsedText:
     return ParsedText(text=text, title_hint=title)
 
 
-def parse_bytes(data: bytes, name: str, *, max_bytes: int) -> ParsedText:
+def parse_bytes(data: bytes, name: str, *, max_bytes: int, password: str | None = None) -> ParsedText:
     """Parse a file's bytes by its suffix. Raises :class:`UnsupportedInput` on anything unreadable."""
     suffix = Path(name).suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
@@ -160,14 +166,14 @@ def parse_bytes(data: bytes, name: str, *, max_bytes: int) -> ParsedText:
     if suffix == ".docx":
         return parse_docx(data, name)
     if suffix == ".pdf":
-        return parse_pdf(data, name)
+        return parse_pdf(data, name, password)
     text = decode_text(data, name)
     if suffix in (".html", ".htm"):
         return html_to_text(text, name)
     return ParsedText(text=text)
 
 
-def read_file(path: Path, *, max_bytes: int) -> ParsedText:
+def read_file(path: Path, *, max_bytes: int, password: str | None = None) -> ParsedText:
     """Read and parse a file from disk, checking its size before reading it."""
     try:
         size = path.stat().st_size
@@ -180,4 +186,4 @@ def read_file(path: Path, *, max_bytes: int) -> ParsedText:
         data = path.read_bytes()
     except OSError as exc:
         raise UnsupportedInput(f"cannot be read ({exc.strerror}).", file=path.name) from None
-    return parse_bytes(data, path.name, max_bytes=max_bytes)
+    return parse_bytes(data, path.name, max_bytes=max_bytes, password=password)

@@ -22,16 +22,21 @@ def text_request(collection: str, *, title: str, text: str, metadata: dict[str, 
 
 
 def files_request(collection: str, files: list[tuple[str, bytes]], *, settings: Settings,
-                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest") -> IngestRequest:
-    items = upload_sources(files, metadata, max_bytes=settings.max_file_bytes)
+                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest",
+                  password: str | None = None) -> IngestRequest:
+    """Uploaded files; ``password`` opens encrypted PDFs (it is not part of the job's key or record)."""
+    items = upload_sources(files, metadata, max_bytes=settings.max_file_bytes, password=password)
     digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
     return IngestRequest(collection, "files", mode, items, {"names": sorted(n for n, _ in files), "hashes": digest})
 
 
 def paths_request(collection: str, paths: list[str], *, settings: Settings,
-                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest") -> IngestRequest:
-    """Files named by path on this machine (CLI, MCP); read one at a time, size-checked first."""
-    items = path_sources(paths, metadata, allowed_roots=settings.allowed_roots, max_bytes=settings.max_file_bytes)
+                  metadata: dict[str, Any] | None = None, mode: Mode = "ingest",
+                  password: str | None = None) -> IngestRequest:
+    """Files named by path on this machine (CLI, MCP); read one at a time, size-checked first.
+    ``password`` opens encrypted PDFs; it is not part of the job's key or record."""
+    items = path_sources(paths, metadata, allowed_roots=settings.allowed_roots, max_bytes=settings.max_file_bytes,
+                         password=password)
     stamps = []  # the job key: the same files, unchanged on disk, are the same request
     for item in items:
         stat = Path(item.source).stat()

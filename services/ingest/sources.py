@@ -33,6 +33,18 @@ class SourceItem:
     skip_reason: str | None = None  # known up front (unsupported type, outside root...)
 
 
+def _with_password(load: Callable[..., ParsedText], password: str | None) -> Callable[[], ParsedText]:
+    """``load`` given the password when it runs. A closure, not a partial: an item's repr (a log line, a
+    traceback) shows the loader's name, never the password."""
+    if not password:
+        return load
+
+    def load_with_password() -> ParsedText:
+        return load(password=password)
+
+    return load_with_password
+
+
 def metadata_object(metadata: Any) -> dict[str, Any]:
     """A copy of request-wide metadata, which must be a JSON object (checked in full per item)."""
     if metadata is None:
@@ -60,7 +72,9 @@ def text_source(title: str, text: str, metadata: dict[str, Any] | None = None) -
     return SourceItem(title, "text", "text", partial(ParsedText, text=text), metadata_object(metadata))
 
 
-def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | None, *, max_bytes: int) -> list[SourceItem]:
+def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | None, *, max_bytes: int,
+                   password: str | None = None) -> list[SourceItem]:
+    """Uploaded files; ``password`` opens an encrypted PDF among them (held by the loader only, never stored)."""
     metadata = metadata_object(metadata)
     items = []
     for name, data in files:
@@ -68,14 +82,14 @@ def upload_sources(files: list[tuple[str, bytes]], metadata: dict[str, Any] | No
         items.append(
             SourceItem(
                 clean_title(base), f"upload:{base}", "file",
-                partial(parse_bytes, data, base, max_bytes=max_bytes), dict(metadata),
+                _with_password(partial(parse_bytes, data, base, max_bytes=max_bytes), password), dict(metadata),
             )
         )
     return items
 
 
 def path_sources(paths: list[str], metadata: dict[str, Any] | None, *, allowed_roots: list[Path],
-                 max_bytes: int) -> list[SourceItem]:
+                 max_bytes: int, password: str | None = None) -> list[SourceItem]:
     """Named files on this machine (the CLI, MCP), confined to ``allowed_roots`` like directory ingest.
 
     Each file is read only when the ingester reaches it, after its size on disk
@@ -89,7 +103,7 @@ def path_sources(paths: list[str], metadata: dict[str, Any] | None, *, allowed_r
             raise ValidationFailed(f"{path} is not a file on this machine.")
         resolve_directory(str(path.parent), allowed_roots)
         item = SourceItem(clean_title(path.name), str(path), "file",
-                          partial(read_file, path, max_bytes=max_bytes), dict(metadata))
+                          _with_password(partial(read_file, path, max_bytes=max_bytes), password), dict(metadata))
         if path.suffix.lower() not in SUPPORTED_SUFFIXES:
             item.skip_reason = f"unsupported file type {path.suffix or '(none)'}."
         items.append(item)

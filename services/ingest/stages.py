@@ -24,7 +24,9 @@ from services.errors import UnsupportedInput, ValidationFailed, WorkbenchError
 from services.ingest.budget import ParseCancelled, parse_budget
 from services.ingest.chunking import chunk_text
 from services.ingest.parsing import ParsedText
+from services.ingest.reader_extras import blank_pages_note, chunk_metadata, tidy
 from services.ingest.sources import SourceItem
+from services.ingest.text_hygiene import clean_value
 from services.jobs import JobReporter
 from services.metadata_schema import validate_metadata
 from services.settings import Settings
@@ -88,22 +90,6 @@ class _Plan:
     repair_id: int | None = None
 
 
-def link_diagrams(extra: dict[str, Any], chunks: list[Chunk]) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Tag the chunks that overlap text linked to a diagram with the diagram's index.
-
-    The indexes become diagram ids (``dgm-<document id>-<index>``) when the document
-    is written and its id is known (see ``write_document``).
-    """
-    diagrams = list(extra.get("diagrams") or [])
-    known = {d.index for d in diagrams}
-    meta: list[dict[str, Any]] = []
-    for chunk in chunks:
-        found = [n for s, e, n in extra.get("diagram_spans") or []
-                 if n in known and s < chunk.char_end and e > chunk.char_start]
-        meta.append({"diagram_indexes": list(dict.fromkeys(found))} if found else {})
-    return diagrams, meta
-
-
 def embedding_input(title: str, chunk: Chunk) -> str:
     """What is embedded for a chunk: its document's title and heading path give it context."""
     return f"{title}\n{' > '.join(chunk.heading_path)}\n{chunk.text}"
@@ -124,9 +110,9 @@ class DocumentStages:
         if item.skip_reason:
             raise Stop(Outcome("skipped", item.skip_reason))
         clock = time.perf_counter()
-        parsed = self.parse(item, slot, reporter)
+        parsed = tidy(self.parse(item, slot, reporter))
         metadata = self.validate(item, coll, parsed)
-        text = parsed.text.replace("\x00", "")
+        text = parsed.text
         plan = self.dedup(item, coll, mode, text)
         if plan.repair_id is not None:
             return Prepared(item, slot, None, "repaired", document_id=plan.repair_id)
@@ -137,10 +123,12 @@ class DocumentStages:
         clock = _lap(reporter, "chunk", clock)
         embeddings = self.embed(item, chunks, slot, reporter)
         _lap(reporter, "embed", clock)
-        diagrams, chunk_meta = link_diagrams(parsed.extra, chunks)
+        diagrams, chunk_meta = chunk_metadata(parsed.extra, chunks)
         notes = [n for n in self._read_pictures(diagrams) if n]
         warnings = parsed.extra.get("warnings")
         notes += [f"Read without a damaged part: {w}." for w in warnings] if isinstance(warnings, list) else []
+        notes += [blank_pages_note(parsed.extra)]
+        notes = [n for n in notes if n]
         doc = NewDocument(coll.id, item.title, item.source, item.source_type, text, metadata, chunks, embeddings,
                           plan.replace_id, graph_status="pending" if self.graph is not None else "disabled",
                           chunk_metadata=chunk_meta, diagrams=diagrams)
@@ -155,7 +143,10 @@ class DocumentStages:
         reporter.update_item(slot, status="parsing")
         reporter.flush()  # a long read shows as such (the reader itself reports nothing until it ends)
         try:
-            with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled):
+            def ocr_progress(done: int, total: int) -> None:
+                reporter.update_item(slot, status="ocr", ocr_pages_done=done, ocr_pages_total=total)
+
+            with parse_budget(self.settings.parse_seconds, cancelled=reporter.cancelled, progress=ocr_progress):
                 return item.load()
         except UnsupportedInput as exc:
             raise Stop(Outcome("failed", exc.reason)) from None
@@ -165,11 +156,14 @@ class DocumentStages:
     def validate(self, item: SourceItem, coll: Collection, parsed: ParsedText) -> dict[str, Any]:
         """The item's metadata checked (and typed) against the collection's schema."""
         try:
-            metadata = validate_metadata(coll.metadata_schema, item.metadata)
+            metadata = validate_metadata(coll.metadata_schema, item.metadata)  # a user's NUL is refused, not cleaned
         except ValidationFailed as exc:
             raise Stop(Outcome("failed", str(exc))) from None
         if parsed.title_hint and "title" not in metadata:
             metadata = {**metadata, "source_title": parsed.title_hint}
+        author = clean_value(parsed.extra.get("author"))
+        if isinstance(author, str) and author and "author" not in metadata:
+            metadata = {**metadata, "source_author": author}
         return metadata
 
     def dedup(self, item: SourceItem, coll: Collection, mode: Mode, text: str) -> _Plan:

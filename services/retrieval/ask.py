@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from services.errors import ValidationFailed
 from services.graph.mermaid import subgraph_to_mermaid
 from services.graph.model import Fact
+from services.page_ref import page_ref
 from services.retrieval.answer import Answer, build_messages, extract, generate
 from services.retrieval.conversations import ConversationService
 from services.retrieval.memory import MemoryService
@@ -36,6 +37,11 @@ _FOLLOW_UP = re.compile(
     r"\b(he|him|his|she|her|hers|they|them|their|it|its|that|this|those|these)\b|\bmore about\b|\bafter that\b"
     r"|\bbefore that\b|\bwhat happened (?:next|then|after)\b", re.I)
 MAX_QUESTION = 2000
+# Keyword evidence that makes passages relevant whatever their similarity (a question in another language
+# than the text): the best keyword hit holds at least two of the question's words, carrying at least 60% of
+# the weight (IDF) of the question's words that the collections hold at all.
+KEYWORD_WORDS = 2
+KEYWORD_SHARE = 0.6
 
 
 @dataclass
@@ -85,8 +91,10 @@ class AskService:
                                           threshold=self.settings.search_threshold, extra_entities=carried)
         diagnostics.update(counts=retrieval.counts, timings_ms=retrieval.timings_ms,
                            best_similarity=retrieval.best_similarity, graph_entities=retrieval.entities)
+        held, share = retrieval.keyword_evidence
+        diagnostics["keyword_evidence"] = {"words": held, "idf_share": round(share, 3)}
         relevant = (retrieval.best_similarity is not None and retrieval.best_similarity >= self.settings.search_threshold) \
-            or retrieval.strict_keyword_hits > 0 or bool(carried)
+            or retrieval.strict_keyword_hits > 0 or (held >= KEYWORD_WORDS and share >= KEYWORD_SHARE) or bool(carried)
         context = retrieval.chunks if relevant else []
         used_facts = [f for f in retrieval.facts if f.chunk_id in {c.chunk_id for c in context}][:12]
         t0 = time.perf_counter()
@@ -192,6 +200,16 @@ class AskService:
                    "facts": [dataclasses.asdict(f) for f in result.facts]}
         self.conversations.add_turn(result.conversation_id, "assistant", result.answer.text,
                                     retrieved=retrieved, details=details)
+
+
+def cited_sources(result: AskResult) -> list[dict[str, Any]]:
+    """The passages an answer cites, as the CLI and MCP give them: n, title, document, chunk and page
+    ("p. 18", "" when the document has no pages; ``pages``: [first, last] physical pages or None)."""
+    by_id = {c.chunk_id: c for c in result.context}
+    return [{"n": n, "title": by_id[cid].title, "document_id": by_id[cid].document_id,
+             "chunk_index": by_id[cid].chunk_index, "page": page_ref(by_id[cid].chunk_metadata),
+             "pages": by_id[cid].chunk_metadata.get("pages")}
+            for n, cid in result.answer.citations.items() if cid in by_id]
 
 
 def _validity(fact: Fact) -> str:

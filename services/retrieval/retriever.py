@@ -83,6 +83,7 @@ class Retrieval:
     best_similarity: float | None
     strict_keyword_hits: int
     reranked_by: str = "none"
+    keyword_evidence: tuple[int, float] = (0, 0.0)  # the best keyword hit: query words held, their IDF share
 
 
 class GraphAwareRetriever(BaseRetriever):
@@ -161,7 +162,9 @@ class GraphAwareRetriever(BaseRetriever):
                   "fused": len(candidates), "returned": len(chunks)}
         with self.search.engine.connect() as conn:  # chunks with every word: relevant whatever their similarity
             strict = len(chunk_store.matching_every_word(conn, [chunk_id(n) for n in keyword], query))
-        return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict, reranked_by)
+            evidence = keyword_ranking.keyword_evidence(conn, chunk_id(keyword[0]), query, cids) \
+                if keyword else (0, 0.0)
+        return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict, reranked_by, evidence)
 
     def _walk(self, query: str, semantic: list[NodeWithScore], feedback: list[int], cids: list[int], extra: list[str],
               scope: list[str] | None) -> tuple[list[NodeWithScore], list[Fact], list[str]]:

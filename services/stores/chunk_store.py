@@ -138,9 +138,9 @@ def chunk_starts(conn: Connection, document_id: int) -> list[tuple[int, int]]:
 
 
 def document_chunks(conn: Connection, document_id: int) -> list[Row[Any]]:
-    """A document's chunks (id, chunk_index, text, char_start, char_end, heading_path) in order."""
+    """A document's chunks (id, chunk_index, text, char_start, char_end, heading_path, metadata) in order."""
     return list(conn.execute(sa.text(
-        "SELECT id, chunk_index, text, char_start, char_end, heading_path FROM chunks "
+        "SELECT id, chunk_index, text, char_start, char_end, heading_path, metadata FROM chunks "
         "WHERE document_id = :id ORDER BY chunk_index"), {"id": document_id}))
 
 

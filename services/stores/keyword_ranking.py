@@ -102,6 +102,25 @@ def query_lexemes(conn: Connection, query: str) -> tuple[KeywordQuery, list[str]
     return parsed, lexemes
 
 
+def keyword_evidence(conn: Connection, chunk_id: int, query: str, cids: list[int]) -> tuple[int, float]:
+    """How well one chunk holds the query's content words, whatever the language: (content words it holds,
+    their share of the IDF weight of the content words the collections hold). A content word is in at most
+    half the chunks (German "der", "ist" are not, though English stop-word lists leave them in); words the
+    collections never hold weigh nothing, so a German question about an English text ("Was besagt der Satz
+    von Heine-Borel?") is judged by "Heine" and "Borel"."""
+    _, lexemes = query_lexemes(conn, query)
+    if not lexemes:
+        return 0, 0.0
+    df, (n, *_) = _statistics(conn, lexemes, cids)
+    known = {lx: math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes if 0 < df.get(lx, 0) <= n / 2}
+    if not known:
+        return 0, 0.0
+    held = set(conn.execute(sa.text(
+        "SELECT l FROM chunks, unnest(tsvector_to_array(tsv)) l WHERE id = :id AND l = ANY(:lx)"),
+        {"id": chunk_id, "lx": list(known)}).scalars())
+    return len(held), sum(known[lx] for lx in held) / sum(known.values())
+
+
 def keyword(conn: Connection, query: str, scope: ChunkScope, *, depth: int, bm25: BM25 = BM25(),
             memo: BM25Memo | None = None) -> dict[int, float]:
     """The ``depth`` chunks that rank highest by BM25 for the query's words, within ``scope``.

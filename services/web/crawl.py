@@ -33,6 +33,7 @@ from services.ingest.parsing import ParsedText, decode_text, html_to_text, parse
 from services.ingest.pipeline import IngestionService
 from services.ingest.sources import SourceItem
 from services.ingest.stages import Mode, parse_mode
+from services.ingest.text_hygiene import clean_value
 from services.jobs import FINISHED, JobReporter, outcome_status, request_key
 from services.web.crawl_scope import CrawlQueue, Scope
 from services.web.crawl_state import RESUMABLE, CrawlState, Frontier
@@ -331,7 +332,7 @@ class CrawlService:
         def load() -> ParsedText:
             parsed = extract_page(got.body, url, got.content_type)
             if parsed.title_hint:  # _prepare reads the metadata after load(): the page title lands in it
-                metadata["title"] = parsed.title_hint
+                metadata["title"] = clean_value(parsed.title_hint)  # no control characters (text_hygiene)
             return parsed
 
         item = SourceItem(url, url, "url", load, metadata)
