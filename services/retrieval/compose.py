@@ -17,7 +17,7 @@ Each sentence is scored for what the question asks (:mod:`services.retrieval.que
 
 Each line names its source by metadata (:mod:`services.retrieval.sources`). For "who said" questions the
 speaker is the source's, and a person the sentence quotes is said to be quoted, never given as the speaker.
-Spacy's NER runs on the best candidates only (a dozen sentences), so the phase stays in tens of milliseconds.
+spaCy's NER runs on the 8 best candidates only (of the 20 the choice is made among), so the phase stays in tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from services.retrieval.retriever import ContextChunk
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
-NER_CANDIDATES = 12
+NER_CANDIDATES = 8
+POOL = 20
 MAX_SENTENCES = 3
 COVERED_AGAIN = 0.3
 TITLE_WEIGHT = 0.5
@@ -133,9 +134,9 @@ def choose(shape: QuestionShape, candidates: list[Candidate], ev: Evidence,
         c.terms = terms
     pre = sorted(candidates, key=lambda c: -(_gain(c, ev, set()) + _base(c, ev)))
     pool = [c for c in pre if _gain(c, ev, set()) > 0 or ev.similarity.get(c.chunk.chunk_id, 0.0) >= 0.4]
-    pool = pool[:NER_CANDIDATES]
+    pool = pool[:POOL]
     if ner is not None and pool and (shape.answer_type or shape.who_said):
-        _type_spans(shape, pool, ev, ner)
+        _type_spans(shape, pool[:NER_CANDIDATES], ev, ner)
     picked: list[Candidate] = []
     covered: set[str] = set()
     while pool and len(picked) < MAX_SENTENCES:
