@@ -157,11 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default="cli", help="results file name (docs/bench/<name>.json)")
     parser.add_argument("--before", type=Path, help="a results file of an earlier run, reported beside this one")
     parser.add_argument("--compare", type=Path, help="another checkout whose `rag ask` is timed in the same rounds")
+    parser.add_argument("--only", help="time only the commands whose label starts with this (e.g. 'rag ask')")
     args = parser.parse_args(argv)
     if args.compare:
         label = f"rag ask (checkout {args.compare.name})"
         COMPARE[label] = args.compare.resolve()
         COMMANDS.append((label, ["ask", QUESTION, "-c", "speeches"], None))
+    if args.only:
+        COMMANDS[:] = [c for c in COMMANDS if c[0].startswith(args.only)]
     started, machine = time.time(), machine_facts()
     folder = fresh_data_dir("cli")
     figures: dict[str, Any] = {}
