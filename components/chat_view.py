@@ -66,6 +66,9 @@ def diagnostics_table(diagnostics: dict[str, Any]) -> pd.DataFrame:
     entities = diagnostics.get("graph_entities") or []
     if entities:
         rows.append(("Graph entities followed", ", ".join(map(str, entities[:8])) + (" …" if len(entities) > 8 else "")))
+    asked = diagnostics.get("question") or {}
+    if asked.get("why"):  # the offline answer's reading of the question (services/retrieval/question.py)
+        rows.append(("What the question asks", str(asked["why"]) + ("; several sources" if asked.get("several") else "")))
     for key, label in (("follow_up", "Follow-up"), ("memory", "Memory")):
         if diagnostics.get(key):
             rows.append((label, str(diagnostics[key])))

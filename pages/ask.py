@@ -66,6 +66,7 @@ def render() -> None:
         with st.chat_message("user"):
             st.text(question)
         with st.chat_message("assistant"):
+            status = st.status("Retrieving…")  # the phases as they start: retrieving, walking the graph, composing
             placeholder = st.empty()
             streamed: list[str] = []
 
@@ -73,8 +74,20 @@ def render() -> None:
                 streamed.append(piece)
                 placeholder.text("".join(streamed))
 
-            with user_errors("Could not answer"), st.spinner("Retrieving and answering…"):
-                result = svc.ask.ask(question, conversation_id=conv_id, collections=scope or None, on_token=on_token)
+            def on_phase(name: str) -> None:
+                status.update(label=f"{name[:1].upper()}{name[1:]}…")
+                status.write(name)
+
+            with user_errors("Could not answer"):
+                try:
+                    result = svc.ask.ask(question, conversation_id=conv_id, collections=scope or None,
+                                         on_token=on_token, on_phase=on_phase)
+                except BaseException:
+                    status.update(label="Could not answer", state="error")
+                    raise
+                took = result.diagnostics.get("timings_ms", {}).get("total")
+                status.update(label="Answered" + (f" in {took / 1000:.1f} s" if took else ""), state="complete",
+                              expanded=False)
                 st.session_state[Keys.ASK_CONVERSATION] = result.conversation_id
                 placeholder.empty()
                 show_answer(svc, text=result.answer.text, mode=result.answer.mode, citations=result.answer.citations,

@@ -26,6 +26,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scripts import eval_answers  # noqa: E402
 from scripts.eval_graph import graph_metrics  # noqa: E402
 from scripts.eval_graph import table as graph_table  # noqa: E402
 from scripts.eval_reference import ReferenceBM25  # noqa: E402
@@ -139,6 +140,8 @@ def main() -> int:
             scores = results[name][0]
             print(f"{name:62s} R@2 {sum(s[2] for s in scores) / 100:.3f}  R@5 {sum(s[5] for s in scores) / 100:.3f}  "
                   f"{statistics.median(results[name][1]):.0f} ms", flush=True)
+        answers = eval_answers.table(eval_answers.evaluate(svc, COLLECTION, questions), SPLITS)
+        print("\n".join(["The offline answer:", *answers]), flush=True)
     finally:
         svc.close()
         if args.keep is None:
@@ -153,6 +156,14 @@ def main() -> int:
         "retrieved, averaged over the questions. Methods and weights were chosen on the first 50 questions; the "
         "last 50 were not looked at while choosing.", "",
         *table(results), "",
+        "## The offline answer", "",
+        "Ask offline (no LLM), each question in a new conversation (scripts/eval_answers.py): **containment** is the "
+        "share of questions whose gold answer, normalised, appears in the answer's quoted sentences (yes/no questions "
+        "left out; the source labels, which are passage titles, are not counted); **source recall** the share of gold "
+        "supporting titles among the passages the answer cites. The answer phase is Ask's own timing of composing "
+        "the answer, on this machine while the evaluation ran.", "",
+        *answers, "",
+        *ANSWERS_BEFORE, "",
         "## The fact graph", "",
         *(["`../shared/tools/graph_metrics.py` on the same ingested graph (its docstring defines each measure); "
            "before is the extractor of commit 7023603 on the same passages. How the extractor works: docs/graph.md.",
@@ -164,6 +175,16 @@ def main() -> int:
         (ROOT / "docs" / "evaluation.md").write_text("\n".join(lines) + EXPLANATION, encoding="utf-8")
     return 0
 
+
+ANSWERS_BEFORE = [
+    "Before issue 34 (commit b1a341e: the three sentences most similar to the question by their torch embeddings, "
+    "measured by the same script on 2026-11-26 under a load average of 6-8 from other work):", "",
+    "| split | questions scored for containment | containment | source recall | answer phase ms p50 / p95 |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    "| first 50 (tuning) | 46 | 0.304 | 0.670 | 5249 / 13666 |",
+    "| last 50 (held out) | 45 | 0.467 | 0.680 | 4462 / 11396 |",
+    "| all 100 | 91 | 0.385 | 0.675 | 4834 / 13250 |",
+]
 
 EXPLANATION = """
 ## What each row is

@@ -7,7 +7,10 @@ before each run. Then each command runs once more under ``python -X importtime``
 imported: the total, whether the heavy model libraries came in, and for the slowest command the
 breakdown by package. Commands run as ``python -m cli`` from this checkout (the ``rag`` console script
 runs the same ``cli.main:main``, but from wherever the package was installed).
+``--compare DIR`` also times ``rag ask`` from another checkout (DIR, e.g. the commit before a change, with
+this checkout's interpreter) in the same rounds, on the same stores, so before and after share one run's load.
 Usage: python -m scripts.bench.bench_cli [--runs 5] [--name cli] [--before docs/bench/before/cli.json]
+       [--compare DIR]
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from scripts.bench.common import (
 )
 
 QUERY = "taxes and the federal budget"
+QUESTION = "What did presidents say about taxes?"
 # (label, arguments, target in seconds or None); the targets are issue 18's
 COMMANDS: list[tuple[str, list[str], float | None]] = [
     ("rag --help", ["--help"], 0.5),
@@ -45,6 +49,7 @@ COMMANDS: list[tuple[str, list[str], float | None]] = [
     ("rag document list", ["document", "list"], 1.5),
     ("rag status", ["status"], 1.5),
     ("rag search", ["search", QUERY, "--limit", "5"], 4.0),
+    ("rag ask", ["ask", QUESTION, "-c", "speeches"], 3.0),  # issue 34: offline, a new conversation
     ("rag config show", ["config", "show"], None),
     ("rag collection info", ["collection", "info", "speeches"], None),
     ("rag graph relationships", ["graph", "relationships", "Congress", "--limit", "20"], None),
@@ -53,14 +58,17 @@ HEAVY = ("torch", "transformers", "sentence_transformers", "spacy", "llama_index
 SEED = ["1947_harry_s_truman_d.txt", "1962_john_f_kennedy_d.txt", "1985_ronald_reagan_r.txt"]
 
 
-def rag(args: list[str], *, python_flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m cli ARGS`` in this checkout with the benchmark's environment."""
-    return subprocess.run([sys.executable, *python_flags, "-m", "cli", *args], cwd=ROOT, env={**os.environ},
+COMPARE: dict[str, Path] = {}  # label -> the checkout that label's command runs from (--compare)
+
+
+def rag(args: list[str], *, python_flags: tuple[str, ...] = (), root: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m cli ARGS`` in this checkout (or ``root``) with the benchmark's environment."""
+    return subprocess.run([sys.executable, *python_flags, "-m", "cli", *args], cwd=root, env={**os.environ},
                           capture_output=True, text=True, timeout=600)
 
 
-def checked(args: list[str]) -> subprocess.CompletedProcess[str]:
-    out = rag(args)
+def checked(args: list[str], root: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    out = rag(args, root=root)
     if out.returncode != 0:
         raise RuntimeError(f"rag {' '.join(args)} exited {out.returncode}: {out.stderr[-2000:]}")
     return out
@@ -93,7 +101,7 @@ def time_commands(runs: int) -> dict[str, dict[str, Any]]:
         for label, args, _limit in COMMANDS:
             load, cpu = os.getloadavg()[0], _children_cpu()
             t0 = time.perf_counter()
-            checked(args)
+            checked(args, COMPARE.get(label, ROOT))
             out[label]["seconds"].append(time.perf_counter() - t0)
             out[label]["cpu_seconds"].append(_children_cpu() - cpu)
             out[label]["load_1m"].append(load)
@@ -136,7 +144,7 @@ def import_profile(rows: list[tuple[str, int, int, int]], top: int = 12) -> dict
 def import_profiles() -> dict[str, dict[str, Any]]:
     out = {}
     for label, args, _ in COMMANDS:
-        done = rag(args, python_flags=("-X", "importtime"))
+        done = rag(args, python_flags=("-X", "importtime"), root=COMPARE.get(label, ROOT))
         if done.returncode != 0:
             raise RuntimeError(f"{label} exited {done.returncode} under -X importtime: {done.stderr[-2000:]}")
         out[label] = import_profile(parse_importtime(done.stderr))
@@ -148,7 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command")
     parser.add_argument("--name", default="cli", help="results file name (docs/bench/<name>.json)")
     parser.add_argument("--before", type=Path, help="a results file of an earlier run, reported beside this one")
+    parser.add_argument("--compare", type=Path, help="another checkout whose `rag ask` is timed in the same rounds")
+    parser.add_argument("--only", help="time only the commands whose label starts with this (e.g. 'rag ask')")
     args = parser.parse_args(argv)
+    if args.compare:
+        label = f"rag ask (checkout {args.compare.name})"
+        COMPARE[label] = args.compare.resolve()
+        COMMANDS.append((label, ["ask", QUESTION, "-c", "speeches"], None))
+    if args.only:
+        COMMANDS[:] = [c for c in COMMANDS if c[0].startswith(args.only)]
     started, machine = time.time(), machine_facts()
     folder = fresh_data_dir("cli")
     figures: dict[str, Any] = {}

@@ -37,6 +37,7 @@ from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, 
 from services.graph.topic import first_subject, share_a_word, topic_spans
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, RELATED_TO
 from services.long_lived import freeze_loaded
+from services.torch_guard import spacy_without_torch
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
 TOPIC_KEY = "rag_topic"
@@ -53,12 +54,13 @@ _ACRONYM = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
 def load_spacy(name: str) -> Any:
     with _NLP_LOCK:
         if name not in _NLP_CACHE:
-            import spacy
+            with spacy_without_torch():  # thinc would import torch, which spaCy's pipeline does not use
+                import spacy
 
-            try:
-                _NLP_CACHE[name] = spacy.load(name, disable=["textcat"])
-            except OSError as exc:
-                raise ConfigError(f"The spaCy pipeline {name!r} is not installed: {exc}") from exc
+                try:
+                    _NLP_CACHE[name] = spacy.load(name, disable=["textcat"])
+                except OSError as exc:
+                    raise ConfigError(f"The spaCy pipeline {name!r} is not installed: {exc}") from exc
             freeze_loaded()
         return _NLP_CACHE[name]
 

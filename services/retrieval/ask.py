@@ -3,9 +3,13 @@
 - "remember …" stores a memory fact; "what do you remember about me?" lists them.
 - Memory facts above the threshold (at most 2) go into the prompt as earlier
   conversation turns ("Just so you know, …" / "Got it."), not as system text.
-- A follow-up that leans on the previous turn ("tell me more about him", "what
-  happened after that?") is resolved against the entities that turn retrieved,
-  instead of re-running an ambiguous search alone.
+- A follow-up is detected, not assumed (services/retrieval/question.py): only a question that needs the
+  previous turn ("what does she grow?", "what about 1990?", "what happened after that?") is resolved against
+  the entities that turn retrieved; one that names its own subject is standalone, and a "remember …" turn is
+  never an antecedent. The diagnostics say why either way.
+- Offline, the answer is composed for the question (services/retrieval/extractive.py); with an LLM, the
+  prompt's context comes in the order the offline answer would rank it.
+- ``on_phase`` hears each phase as it starts (retrieving, walking the graph, composing), for a progress display.
 """
 
 from __future__ import annotations
@@ -20,11 +24,14 @@ from services.errors import ValidationFailed
 from services.graph.mermaid import subgraph_to_mermaid
 from services.graph.model import Fact
 from services.page_ref import page_ref
-from services.retrieval.answer import Answer, build_messages, extract, generate
+from services.retrieval.answer import Answer, build_messages, generate
 from services.retrieval.conversations import ConversationService
+from services.retrieval.extractive import ExtractiveAnswerer
 from services.retrieval.memory import MemoryService
+from services.retrieval.question import follow_up
 from services.retrieval.retriever import ContextChunk, GraphAwareRetriever
 from services.settings import Settings
+from services.stores.embeddings import in_background
 
 if TYPE_CHECKING:
     from services.graph.diagrams import DiagramService
@@ -33,9 +40,6 @@ if TYPE_CHECKING:
 
 _REMEMBER = re.compile(r"^\s*(?:please\s+)?remember(?:\s+that)?[:,]?\s+(?P<fact>.+)$", re.I | re.S)
 _RECALL = re.compile(r"\bwhat do you (?:remember|know) about me\b", re.I)
-_FOLLOW_UP = re.compile(
-    r"\b(he|him|his|she|her|hers|they|them|their|it|its|that|this|those|these)\b|\bmore about\b|\bafter that\b"
-    r"|\bbefore that\b|\bwhat happened (?:next|then|after)\b", re.I)
 MAX_QUESTION = 2000
 # Keyword evidence that makes passages relevant whatever their similarity (a question in another language
 # than the text): the best keyword hit holds at least two of the question's words, carrying at least 60% of
@@ -67,9 +71,15 @@ class AskService:
         self.embedder = embedder
         self.llm = llm
         self.diagrams = diagrams
+        self.answerer = ExtractiveAnswerer(retriever.search.engine, embedder, self._spacy)
+
+    def _spacy(self) -> Any:
+        from services.graph.extraction import load_spacy
+
+        return load_spacy(self.settings.spacy_model)
 
     def ask(self, question: str, *, conversation_id: int | None = None, collections: list[str] | None = None,
-            on_token: Callable[[str], None] | None = None) -> AskResult:
+            on_token: Callable[[str], None] | None = None, on_phase: Callable[[str], None] | None = None) -> AskResult:
         question = (question or "").strip()
         if not question:
             raise ValidationFailed("Ask a question.")
@@ -86,9 +96,14 @@ class AskService:
             return result
         diagnostics: dict[str, Any] = {}
         started = time.perf_counter()
+        if self.llm is None or history:  # spaCy reads the question (and, offline, the answer's sentences)
+            in_background(self._spacy, name="load-spacy")  # loads once per process, beside retrieval
+        phase = on_phase or (lambda name: None)
+        phase("retrieving")
         query, carried = self._resolve_follow_up(question, history, diagnostics)
         retrieval = self.retriever.gather(query, collections, limit=self.settings.ask_context_chunks,
-                                          threshold=self.settings.search_threshold, extra_entities=carried)
+                                          threshold=self.settings.search_threshold, extra_entities=carried,
+                                          on_phase=phase)
         diagnostics.update(counts=retrieval.counts, timings_ms=retrieval.timings_ms,
                            best_similarity=retrieval.best_similarity, graph_entities=retrieval.entities)
         held, share = retrieval.keyword_evidence
@@ -97,6 +112,7 @@ class AskService:
             or retrieval.strict_keyword_hits > 0 or (held >= KEYWORD_WORDS and share >= KEYWORD_SHARE) or bool(carried)
         context = retrieval.chunks if relevant else []
         used_facts = [f for f in retrieval.facts if f.chunk_id in {c.chunk_id for c in context}][:12]
+        phase("composing")
         t0 = time.perf_counter()
         if not context:
             answer = Answer("Nothing in the selected collections is relevant enough to answer this "
@@ -108,10 +124,11 @@ class AskService:
             history_msgs = memory_turns + [{"role": t.role, "content": t.content} for t in history]
             facts_text = "\n".join(f"- {f.source} {f.relation.replace('_', ' ')} {f.target}{_validity(f)}"
                                    for f in used_facts)
+            context = self.answerer.order(query, context, self._collection_ids(collections))
             answer = generate(self.llm, build_messages(question, context, facts_text, history_msgs), context, on_token)
         else:
             diagnostics["memory"] = "not injected: no LLM configured (the extractive answer uses no prompt)"
-            answer = extract(self.embedder.embed_query(query), self.embedder.embed_texts, context)
+            answer = self.answerer.answer(question, query, context, self._collection_ids(collections), diagnostics)
             if answer.mode == "nothing":
                 answer.text = "The retrieved passages contain no sentence close enough to the question to quote."
         diagnostics["timings_ms"]["answer"] = (time.perf_counter() - t0) * 1000
@@ -130,10 +147,13 @@ class AskService:
         keys = list(seeds)
         if graph is not None and cited:
             scores = {chunk: 1.0 / rank for rank, chunk in enumerate(cited, start=1)}
-            known = self.retriever.collections
-            cids = [c.id for c in (known.list() if not collections else [known.get(n) for n in collections])]
-            keys += [e.key for e in graph.entities_for_chunks(scores, cids, limit=5) if e.key not in keys]
+            keys += [e.key for e in graph.entities_for_chunks(scores, self._collection_ids(collections), limit=5)
+                     if e.key not in keys]
         return keys
+
+    def _collection_ids(self, collections: list[str] | None) -> list[int]:
+        known = self.retriever.collections
+        return [c.id for c in (known.list() if not collections else [known.get(n) for n in collections])]
 
     def _memory_command(self, question: str) -> str | None:
         remember = _REMEMBER.match(question)
@@ -159,13 +179,19 @@ class AskService:
         return turns, "injected: " + "; ".join(f"{f.text!r} ({f.similarity:.2f})" for f in facts)
 
     def _resolve_follow_up(self, question: str, history: list[Any], diagnostics: dict[str, Any]) -> tuple[str, list[str]]:
+        """The query to retrieve with and the entities carried over: the previous answered turn's, only when the
+        question needs them. A "remember …" turn records no entities, so it is never the antecedent."""
         last = next((t for t in reversed(history) if t.role == "assistant" and t.retrieved.get("entities")), None)
-        if last is None or not _FOLLOW_UP.search(question):
-            diagnostics["follow_up"] = "not a follow-up" if last is None else "no reference to the previous turn"
+        if last is None:
+            diagnostics["follow_up"] = "not a follow-up: no earlier answered turn"
+            return question, []
+        needs, why = follow_up(self._spacy()(question))
+        if not needs:
+            diagnostics["follow_up"] = f"not a follow-up: {why}"
             return question, []
         entities = list(last.retrieved["entities"])[:3]
         names = list(last.retrieved.get("entity_names", entities))[:3]
-        diagnostics["follow_up"] = f"resolved against the previous turn's entities: {', '.join(names)}"
+        diagnostics["follow_up"] = f"resolved against the previous turn's entities: {', '.join(names)} ({why})"
         return f"{question} ({', '.join(names)})", entities
 
     def _diagram(self, result: AskResult) -> None:

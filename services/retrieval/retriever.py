@@ -23,6 +23,7 @@ returns the final ``NodeWithScore`` list over every collection.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -113,8 +114,10 @@ class GraphAwareRetriever(BaseRetriever):
                               score=c.score) for c in result.chunks]
 
     def gather(self, query: str, collections: list[str] | None = None, *, limit: int = 6, threshold: float = 0.35,
-               extra_entities: list[str] | None = None, retrievers: tuple[str, ...] = RETRIEVERS) -> Retrieval:
-        """The context for ``query``: fused, reranked chunks, the seed entities' facts, counts and timings."""
+               extra_entities: list[str] | None = None, retrievers: tuple[str, ...] = RETRIEVERS,
+               on_phase: Callable[[str], None] | None = None) -> Retrieval:
+        """The context for ``query``: fused, reranked chunks, the seed entities' facts, counts and timings.
+        ``on_phase("walking the graph")`` is called when the walk starts (Ask's progress display)."""
         timings: dict[str, float] = {}
         scope = collections or None
         cids = [c.id for c in (self.collections.list() if scope is None else [self.collections.get(n) for n in scope])]
@@ -139,6 +142,8 @@ class GraphAwareRetriever(BaseRetriever):
             # for BM25, their named entities seed the walk (the bridge entity a second hop needs).
             first = self.search.first_hop([chunk_id(n) for n in semantic],
                                           [chunk_id(n) for n in keyword])[:FEEDBACK_CHUNKS]
+            if on_phase is not None and "graph" in retrievers:
+                on_phase("walking the graph")
             graph_f = pool.submit(timed, "graph", self._walk, query, semantic, first, cids, extra_entities or [], scope) \
                 if "graph" in retrievers else None
             feedback: list[NodeWithScore] = []

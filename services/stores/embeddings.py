@@ -22,6 +22,7 @@ import numpy as np
 from services.errors import ConfigError
 from services.long_lived import freeze_loaded
 from services.settings import Settings
+from services.torch_guard import torch_import_allowed
 
 T = TypeVar("T")
 
@@ -126,8 +127,9 @@ def _local_embed_fn(settings: Settings) -> _TextEmbedder:
     scikit-learn, scipy and LlamaIndex on the way, seconds that every cold ``rag search`` paid for
     nothing (tests/services/test_local_model.py holds the two to the same vectors).
     """
-    import torch
-    from transformers import AutoModel, AutoTokenizer
+    with torch_import_allowed():
+        import torch
+        from transformers import AutoModel, AutoTokenizer
 
     folder = local_model_dir()
     modules = [m["type"].rsplit(".", 1)[-1] for m in json.loads((folder / "modules.json").read_text(encoding="utf-8"))]

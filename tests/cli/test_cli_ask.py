@@ -25,7 +25,7 @@ def test_ask_json_has_answer_sources_and_conversation(zorbex):
     out = CliRunner().invoke(cli, ["ask", "Who founded Zorbex?", "-c", zorbex, "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
-    assert data["answer"]["mode"] == "extracted" and "Ivana Petrova founded Zorbex" in data["answer"]["text"]
+    assert data["answer"]["mode"] == "extracted" and "**Ivana Petrova** founded Zorbex" in data["answer"]["text"]
     assert data["sources"][0]["title"] == "Founding" and data["conversation_id"] > 0
     follow = CliRunner().invoke(cli, ["ask", "What does she grow?", "-c", zorbex, "--conversation",
                                       str(data["conversation_id"]), "--json"])

@@ -123,3 +123,12 @@ def test_search_embeds_its_query_without_torch_or_llama_index(tmp_path, corpus):
     modules = run_in_new_process(tmp_path, "search", "who became CEO of Acme", "-c", name, "--mode", "semantic")
     assert "services.stores.query_encoder" in modules and "tokenizers" in modules  # it does embed the query
     assert not heavy(modules, ("torch", "transformers", "sentence_transformers", "sklearn", "llama_index", "spacy"))
+
+
+def test_ask_answers_offline_without_torch(tmp_path, corpus):
+    """Issue 34: the offline answer reads sentences with spaCy (whose thinc would import torch) and scores them
+    with the stored chunk vectors, so a cold `rag ask` never imports torch or transformers."""
+    name, _ = corpus
+    modules = run_in_new_process(tmp_path, "ask", "Who became CEO of Acme?", "-c", name)
+    assert "spacy" in modules and "services.retrieval.compose" in modules  # it does compose with spaCy
+    assert not heavy(modules, ("torch", "transformers", "sentence_transformers"))

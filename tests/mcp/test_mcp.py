@@ -232,7 +232,7 @@ def test_ask_and_memory_tools(session, services):
 
     async def scenario(client):
         answer = ok(await client.call_tool("ask", {"question": "Who founded Zorbex?", "collections": [name]}))
-        assert "Ivana Petrova founded Zorbex" in answer["answer"]["text"] and answer["sources"][0]["title"] == "Founding"
+        assert "**Ivana Petrova** founded Zorbex" in answer["answer"]["text"] and answer["sources"][0]["title"] == "Founding"
         follow = ok(await client.call_tool("ask", {"question": "What does she grow?", "collections": [name],
                                                    "conversation_id": answer["conversation_id"]}))
         assert "tomatoes" in follow["answer"]["text"]
