@@ -24,7 +24,7 @@ def test_upgrade_derives_bm25_and_the_walk_graph_and_resumes(services, collectio
     ids = [services.ingestion.run(text_request(collection, title=f"Voyage {i}", text=text)).items[0]["document_id"]
            for i, text in enumerate(["Captain Nemo commands the Nautilus near Vigo Bay.",
                                      "Ned Land, a sailor from Quebec, throws a harpoon at the narwhal.",
-                                     "Professor Aronnax studies the coral reefs of Vanikoro."])]
+                                     "Professor Aronnax studied the coral reefs near Vanikoro."])]
     for doc in ids:
         _as_before_the_migrations(services, doc)
     upgrade = UpgradeService(engine=services.engine, graph=services.graph)
