@@ -239,6 +239,23 @@ class CurationService:
     def replay(self, collection_id: int) -> int:
         return replay(self.graph, collection_id)
 
+    # -- export and import (services/graph/export.py) -------------------------------------------
+    def export(self, collection: str, fmt: str) -> dict[str, bytes]:
+        """The collection's whole graph as files by name (one for graphml and json, nodes and relationships csv)."""
+        from services.graph import export
+
+        coll = self.collections.get(collection)
+        return export.render(export.collection_graph(self.graph.store, coll.id), fmt, coll.name)
+
+    def import_json(self, collection: str, content: bytes | str) -> dict[str, int]:
+        """Load a JSON export into a collection whose graph is empty; returns the entities and facts written."""
+        from services.graph import export
+
+        cid, snap = self._cid(collection), export.parse_json(content)
+        with self.engine.begin() as conn:
+            edit_log.lock(conn, cid)
+            return export.import_snapshot(self.graph.store, cid, snap)
+
 
 def write(graph: GraphService, cid: int, old: Snapshot, new: Snapshot) -> None:
     """Rewrite ``old`` into ``new`` and recompute the validity of every single-valued slot they touch."""
