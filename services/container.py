@@ -73,7 +73,7 @@ class Services:
         """The analyst's graph edits, history and undo (:class:`ValidationFailed` when the graph is off)."""
         from services.graph.curation import CurationService
 
-        return CurationService(graph=self.lookup.require_graph(), collections=self.collections)
+        return CurationService(graph=self.lookup.require_graph(), collections=self.collections, embedder=self.embedder)
 
     @cached_property
     def ask(self) -> AskService:

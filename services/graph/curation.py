@@ -21,6 +21,7 @@ from services.collections import CollectionService
 from services.errors import AmbiguousName, NotFound, StoreUnavailable, ValidationFailed
 from services.graph import edit_log, edit_ops
 from services.graph.edit_log import GraphEdit
+from services.graph.edit_replay import replay, write
 from services.graph.entities import display_name, entity_key
 from services.graph.model import Entity
 from services.graph.rewrite import Snapshot, read, rewrite
@@ -36,6 +37,7 @@ MAX_NAME = 300
 class CurationService:
     graph: GraphService
     collections: CollectionService
+    embedder: Any = None  # names' vectors for the duplicate suggestions; without it, aliases and containment only
 
     @property
     def engine(self) -> Any:
@@ -73,10 +75,15 @@ class CurationService:
     def merge(self, collection: str, names: list[str], *, author: str) -> GraphEdit:
         """Fold the second and later entities into the first: every fact kept, their names become its aliases."""
         cid = self._cid(collection)
-        ents = [self.entity(cid, n) for n in names]
-        keys = list(dict.fromkeys(e.key for e in ents))
+        return self.merge_keys(cid, [self.entity(cid, n).key for n in names], author=author)
+
+    def merge_keys(self, cid: int, given: list[str], *, author: str) -> GraphEdit:
+        keys = list(dict.fromkeys(given))
         if len(keys) < 2:
             raise ValidationFailed("Give at least two different entities to merge.")
+        ents = self.graph.entities_by_keys(keys, [cid])
+        if len(ents) != len(keys):
+            raise NotFound(f"No entity with key {', '.join(sorted(set(keys) - {e.key for e in ents}))} now.")
         into = read(self.graph.store, cid, {keys[0]}, with_facts=False).entities[keys[0]]
         others = [e for e in ents if e.key != keys[0]]
         params = {"into": into, "others": keys[1:], "names": [n for e in others for n in (e.name, *e.aliases)]}
@@ -239,6 +246,17 @@ class CurationService:
     def replay(self, collection_id: int) -> int:
         return replay(self.graph, collection_id)
 
+    # -- the review queue (services/graph/review.py) ---------------------------------------------
+    def suggestions(self, collection: str, *, include_decided: bool = False, limit: int = 50) -> list[Any]:
+        from services.graph import review
+
+        return review.suggestions(self, collection, include_decided=include_decided, limit=limit)
+
+    def decide(self, collection: str, key_a: str, key_b: str, decision: str, *, author: str) -> dict[str, Any]:
+        from services.graph import review
+
+        return review.decide(self, collection, key_a, key_b, decision, author=author)
+
     # -- export and import (services/graph/export.py) -------------------------------------------
     def export(self, collection: str, fmt: str) -> dict[str, bytes]:
         """The collection's whole graph as files by name (one for graphml and json, nodes and relationships csv)."""
@@ -255,33 +273,6 @@ class CurationService:
         with self.engine.begin() as conn:
             edit_log.lock(conn, cid)
             return export.import_snapshot(self.graph.store, cid, snap)
-
-
-def write(graph: GraphService, cid: int, old: Snapshot, new: Snapshot) -> None:
-    """Rewrite ``old`` into ``new`` and recompute the validity of every single-valued slot they touch."""
-    rewrite(graph.store, cid, old, new)
-    slots = {(f["relation"], f["source"], f["target"], cid, f.get("exclusive"))
-             for f in (*old.facts.values(), *new.facts.values())}
-    graph.refresh_slots({s for s in slots if s[1] in new.entities or s[2] in new.entities})
-
-
-def replay(graph: GraphService, collection_id: int) -> int:
-    """Apply the collection's edits again (after a document's facts were written); returns how many changed the
-    graph. Raises when the graph store fails (the caller marks the document failed: a rebuild repairs it)."""
-    changed = 0
-    with graph.engine.begin() as conn:
-        if not edit_log.has_edits(conn, collection_id):
-            return 0
-        edit_log.lock(conn, collection_id)
-        for edit in edit_log.applied(conn, collection_id):
-            keys, ids, with_facts = edit_ops.touched(edit.kind, edit.params)
-            before = read(graph.store, collection_id, keys, fact_ids=ids, with_facts=with_facts)
-            after = edit_ops.apply(edit.kind, before, edit.params)
-            after.drop_orphans(before)
-            if not after.same_as(before):
-                write(graph, collection_id, before, after)
-                changed += 1
-    return changed
 
 
 def _name(value: str, *, what: str = "name") -> str:

@@ -98,7 +98,7 @@ def to_graphml(snap: Snapshot) -> bytes:
         data(edge, "e_label", fact.get("raw") or fact["relation"])
         for name in EDGE_ATTRS:
             data(edge, f"e_{name}", fact.get(name))
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
 
 def to_csv(snap: Snapshot) -> dict[str, bytes]:

@@ -175,7 +175,7 @@ class GraphService(GraphReads):
                                             f["chunk_id"]) for f in rows.facts])
         with self.engine.begin() as conn:
             walk_store.write_document(conn, walk_graph)
-        from services.graph.curation import replay
+        from services.graph.edit_replay import replay
 
         replay(self, doc.cid)  # the analyst's edits hold over what the extractor wrote again
         return GraphIndexResult(document_id, "done", entities=len(rows.entities), facts=len(rows.facts),
