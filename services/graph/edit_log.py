@@ -42,6 +42,14 @@ class GraphEdit:
                 "facts_before": len(b.get("facts", [])), "facts_after": len(a.get("facts", []))}
 
 
+    def brief(self) -> dict[str, Any]:
+        """The edit without its snapshots: what the CLI's --json and MCP return."""
+        return {"id": self.id, "collection_id": self.collection_id, "kind": self.kind, "summary": self.summary,
+                "author": self.author, "status": self.status, "created_at": self.created_at.isoformat(),
+                "params": self.params, "changed": self.changed, "error": self.error,
+                "undone_at": self.undone_at.isoformat() if self.undone_at else None, "undone_by": self.undone_by}
+
+
 _COLUMNS = ("id, collection_id, kind, summary, author, status, created_at, params, error, undone_at, undone_by")
 
 
