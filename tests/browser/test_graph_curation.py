@@ -1,0 +1,109 @@
+"""Issue 31 in a real browser: on the Graph page merge two entities, accept a suggestion, delete a wrong fact,
+undo, download GraphML; each checked on the canvas's and the facts list's counts afterwards. And an edit made
+while another session shows the same entity: that session reruns to a message, not a traceback."""
+
+from __future__ import annotations
+
+import io
+import uuid
+
+import networkx as nx
+import pytest
+
+from tests.browser.helpers import idle
+from tests.graph.conftest import ingest
+from tests.graph.test_curation import TEXTS
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def coll(services):
+    name = f"test-curate-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="Graph curation in the browser.")
+    for title, text in TEXTS.items():
+        ingest(services, name, title, text)
+    yield name
+    services.collections.delete(name)
+
+
+def _tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name, exact=True).click()
+    idle(page)
+
+
+def _shows(page, entities: int, facts: int) -> None:
+    """The canvas's caption and the facts list's count."""
+    _tab(page, "Canvas")
+    page.get_by_text(f"Showing {entities} of {entities} entities and {facts} of {facts} facts").wait_for()
+    _tab(page, "Facts")
+    page.get_by_text(f"Every fact of the neighbourhood ({facts})").wait_for()
+
+
+def _choose(page, label: str, option: str) -> None:
+    page.get_by_label(label, exact=True).first.click()
+    page.get_by_role("option").filter(has_text=option).first.click()
+    idle(page)
+
+
+def test_merge_accept_delete_undo_and_download(app_url, page, services, coll):
+    page.set_default_timeout(45_000)
+    page.goto(f"{app_url}/graph?collection={coll}&entity=smith")
+    _shows(page, 4, 3)  # Alice Smith: Acme Corporation, Paris, Bob Jones
+    _tab(page, "Edit")
+    _choose(page, "Merge into Alice Smith", "Smith (PERSON")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Merge", exact=True).click()
+    page.get_by_text("merged 'A. Smith' into 'Alice Smith'").wait_for()
+    _shows(page, 5, 4)  # + Berlin, the fact of "A. Smith"
+
+    _tab(page, "Review & export")
+    item = page.get_by_test_id("stVerticalBlock").filter(has_text="Acme Corp (").filter(
+        has=page.get_by_role("button", name="Accept (merge)")).last
+    item.get_by_role("button", name="Accept (merge)").click()
+    page.get_by_text("into 'Acme Corporation'").first.wait_for()
+    page.screenshot(path="/tmp/cur/after-accept.png", full_page=True)
+    assert "acme corp" not in {e.key for e in services.graph.find_entities("acme", [services.collections.get(coll).id])}
+
+    _tab(page, "Edit")
+    page.get_by_text("Delete", exact=True).click()
+    _choose(page, "A wrong fact", "lives_in")
+    page.get_by_role("button", name="Delete fact").click()
+    page.get_by_text("deleted fact").first.wait_for()
+    _shows(page, 4, 3)  # Paris is gone with its only fact
+
+    _tab(page, "Review & export")
+    page.get_by_role("button", name="Undo last edit").click()
+    page.get_by_text("Undid edit").wait_for()
+    _shows(page, 5, 4)
+
+    _tab(page, "Review & export")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download GRAPHML").click()
+    graph = nx.read_graphml(io.BytesIO(open(info.value.path(), "rb").read()))
+    counts = services.graph.counts([services.collections.get(coll).id])
+    assert (graph.number_of_nodes(), graph.number_of_edges()) == (counts["entities"], counts["facts"])
+    assert "Acme Corp" in graph.nodes["acme corporation"]["aliases"]
+
+
+def test_an_edit_in_another_session_ends_in_a_message(app_url, page, browser, services, coll):
+    page.goto(f"{app_url}/graph?collection={coll}&entity=carol white")
+    _shows(page, 2, 1)
+    other = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    other.set_default_timeout(180_000)
+    other.goto(f"{app_url}/graph?collection={coll}&entity=carol white")
+    _shows(other, 2, 1)
+    services.curation.delete_entity(coll, "Carol White", author="someone else")  # a third party, first
+    _tab(other, "Edit")
+    other.get_by_text("Delete", exact=True).click()
+    other.get_by_text("Delete Carol White and its 1 facts").click()
+    idle(other)
+    other.get_by_role("button", name="Delete entity").click()
+    other.get_by_text("No entity named").first.wait_for()  # the edit was refused with its reason
+    page.reload()
+    idle(page)
+    page.get_by_text("No entity matches").wait_for()
+    for pg in (page, other):
+        assert pg.get_by_text("Traceback").count() == 0
+    assert [e.author for e in services.curation.history(coll)] == ["someone else"]
+    other.context.close()
