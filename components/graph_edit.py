@@ -67,9 +67,12 @@ def edit_panel(svc: Services, coll: Collection, focus: Entity, entities: list[En
         wrong = st.selectbox("A wrong fact", list(facts), format_func=facts.get, key="graph.edit.fact", index=None,
                              placeholder="Choose a fact")
         if st.button("Delete fact", key="graph.edit.fact_go", disabled=wrong is None, icon=":material/delete:"):
+            if wrong is None:  # clicked on a list another session's edit has changed since
+                st.warning("That fact is no longer in this view: another session changed it. Nothing was deleted.")
             with user_errors("Could not delete the fact"):
-                edit = cur.delete_fact(coll.name, str(wrong), author=who)
-                done(f"Edit {edit.id}: {edit.summary}.")
+                if wrong is not None:
+                    edit = cur.delete_fact(coll.name, str(wrong), author=who)
+                    done(f"Edit {edit.id}: {edit.summary}.")
         sure = st.checkbox(f"Delete {focus.name} and its {focus.degree} facts", key="graph.edit.entity_sure")
         if st.button("Delete entity", key="graph.edit.entity_go", disabled=not sure, icon=":material/delete_forever:"):
             with user_errors("Could not delete the entity"):
