@@ -136,14 +136,16 @@ def add_fact(subject: str, relation: str, obj: str, collection: str, start: str 
 @group.command("suggestions")
 @_coll
 @click.option("--all", "include_decided", is_flag=True, help="Also pairs already rejected or marked never.")
-@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True, help="At most this many pairs.")
+@click.option("--no-embeddings", is_flag=True, help="Skip the name-embedding evidence (no model is loaded).")
 @json_option
-def suggestions(collection: str, include_decided: bool, limit: int, as_json: bool) -> None:
+def suggestions(collection: str, include_decided: bool, limit: int, no_embeddings: bool, as_json: bool) -> None:
     """Likely duplicate entities with their evidence; answer with `rag graph decide`.
 
     JSON: [{"key_a", "key_b", "name_a", "name_b", "type_a", "type_b", "facts_a", "facts_b", "evidence",
     "score", "decision"}, ...] (key_a is the one a merge keeps)."""
-    found = get_services().curation.suggestions(collection, include_decided=include_decided, limit=limit)
+    found = get_services().curation.suggestions(collection, include_decided=include_decided, limit=limit,
+                                                by_meaning=not no_embeddings)
     emit(found, as_json, lambda: table(
         [[s.name_a, s.key_a, s.name_b, s.key_b, f"{s.score:.2f}", s.evidence_text, s.decision or ""] for s in found],
         ["keep", "key", "fold in", "key", "score", "evidence", "answer"]) if found else click.echo("No suggestions."))
@@ -167,7 +169,7 @@ def decide(key_a: str, key_b: str, decision: str, collection: str, author: str |
 
 @group.command("history")
 @_coll
-@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True, help="At most this many edits.")
 @json_option
 def history(collection: str, limit: int, as_json: bool) -> None:
     """The collection's graph edits, newest first. JSON: [edit, ...]."""
@@ -189,7 +191,8 @@ def undo(collection: str, author: str | None, as_json: bool) -> None:
 
 @group.command("export")
 @_coll
-@click.option("--format", "fmt", type=click.Choice(["graphml", "csv", "json"]), default="graphml", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["graphml", "csv", "json"]), default="graphml", show_default=True,
+              help="graphml (Gephi, yEd), csv (neo4j-admin import) or json (rag graph import).")
 @click.option("--out", "-o", type=click.Path(path_type=Path), help="File (graphml, json; '-' for stdout) or folder "
               "(csv: nodes.csv, relationships.csv). Default: named after the collection, in this folder.")
 @json_option

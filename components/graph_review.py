@@ -17,8 +17,12 @@ SHOWN = 15
 
 def review_queue(svc: Services, coll: Collection, who: str) -> None:
     st.markdown("**Likely duplicates**")
+    if not st.toggle("Review likely duplicates", key="graph.review.on",
+                     help="Pairs from stated aliases and names contained in one another, with their evidence."):
+        return  # not computed on every rerun of the page unless asked for
+    by_meaning = st.checkbox("Also compare names by meaning (loads the embedding model)", key="graph.review.meaning")
     with user_errors("Could not list the suggestions"):
-        queue = svc.curation.suggestions(coll.name, limit=SHOWN)
+        queue = svc.curation.suggestions(coll.name, limit=SHOWN, by_meaning=by_meaning)
         if not queue:
             st.caption("No likely duplicates to review.")
         for n, s in enumerate(queue):

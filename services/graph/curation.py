@@ -247,10 +247,13 @@ class CurationService:
         return replay(self.graph, collection_id)
 
     # -- the review queue (services/graph/review.py) ---------------------------------------------
-    def suggestions(self, collection: str, *, include_decided: bool = False, limit: int = 50) -> list[Any]:
+    def suggestions(self, collection: str, *, include_decided: bool = False, limit: int = 50,
+                    by_meaning: bool = True) -> list[Any]:
+        """``by_meaning`` adds the name-embedding evidence (loads the embedding model)."""
         from services.graph import review
 
-        return review.suggestions(self, collection, include_decided=include_decided, limit=limit)
+        return review.suggestions(self, collection, include_decided=include_decided, limit=limit,
+                                  by_meaning=by_meaning)
 
     def decide(self, collection: str, key_a: str, key_b: str, decision: str, *, author: str) -> dict[str, Any]:
         from services.graph import review

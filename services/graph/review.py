@@ -19,14 +19,14 @@ DECISIONS = ("accept", "reject", "never")
 
 
 def suggestions(curation: CurationService, collection: str, *, include_decided: bool = False,
-                limit: int = 50) -> list[Suggestion]:
+                limit: int = 50, by_meaning: bool = True) -> list[Suggestion]:
     coll = curation.collections.get(collection)
     snap = collection_graph(curation.graph.store, coll.id)
     degrees: dict[str, int] = {}
     for fact in snap.facts.values():
         for side in ("source", "target"):
             degrees[fact[side]] = degrees.get(fact[side], 0) + 1
-    embed = curation.embedder.embed_texts if curation.embedder is not None else None
+    embed = curation.embedder.embed_texts if curation.embedder is not None and by_meaning else None
     found = find(list(snap.entities.values()), degrees, embed)
     with curation.engine.connect() as conn:
         answered = {(r.key_a, r.key_b): (r.decision, r.evidence) for r in conn.execute(sa.text(

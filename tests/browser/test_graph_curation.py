@@ -69,6 +69,9 @@ def test_merge_accept_delete_undo_and_download(app_url, page, services, coll):
     _shows(page, 5, 4)  # + Berlin, the fact of "A. Smith"
 
     _tab(page, "Review & export")
+    page.get_by_text("Review likely duplicates").click()
+    idle(page)
+    _tab(page, "Review & export")
     item = page.get_by_test_id("stVerticalBlock").filter(has_text="Acme Corp (").filter(
         has=page.get_by_role("button", name="Accept (merge)")).last
     item.get_by_role("button", name="Accept (merge)").click()
