@@ -24,7 +24,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import ask, backup, collection, config, document, graph, ingest, mcp_cmd, search, stores, upgrade, web  # noqa: E402
+from cli import ask, backup, collection, config, document, graph, graph_edit, ingest, mcp_cmd, search, stores, upgrade, web  # noqa: E402, F401
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 

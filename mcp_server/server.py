@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 
-from mcp_server import ask_tools, collections_tools, documents_tools, graph_tools, ingest_tools, web_tools
+from mcp_server import ask_tools, collections_tools, documents_tools, graph_edit_tools, graph_tools, ingest_tools, web_tools
 from mcp_server.context import AppContext, lifespan
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ def build_server() -> MCPServer[AppContext]:
     server: MCPServer[AppContext] = MCPServer(
         "rag-memory", title="RAG Memory Workbench", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING",
     )
-    for module in (collections_tools, ingest_tools, web_tools, documents_tools, graph_tools, ask_tools):
+    for module in (collections_tools, ingest_tools, web_tools, documents_tools, graph_tools, graph_edit_tools, ask_tools):
         module.register(server)
     return server
 

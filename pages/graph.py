@@ -7,12 +7,15 @@ import streamlit as st
 from components.app_shell import serve
 from components.feedback import user_errors
 from components.graph_canvas import canvas, canvas_state, relate
+from components.graph_edit import author, edit_panel
 from components.graph_overview import graph_overview
+from components.graph_review import export, history, review_queue
 from components.graph_view import facts_frame, show_fact_sources
 from components.markdown_text import md_escape
 from components.mermaid_view import show_mermaid
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
+from components.state import Keys, flash
 from services.graph.mermaid import subgraph_to_mermaid
 from services.graph.scene import merge
 
@@ -28,6 +31,7 @@ def render() -> None:
     svc = get_services()
     st.title("Graph")
     require_graph(svc)
+    flash(Keys.GRAPH_EDIT_FLASH)
 
     diagram_param = st.query_params.get("diagram")
     if diagram_param:
@@ -99,7 +103,8 @@ def render() -> None:
     if subgraph is None:
         st.stop()
 
-    canvas_tab, mermaid_tab, facts_tab, relate_tab = st.tabs(["Canvas", "Mermaid", "Facts", "How does X relate to Y?"])
+    canvas_tab, mermaid_tab, facts_tab, relate_tab, edit_tab, review_tab = st.tabs(
+        ["Canvas", "Mermaid", "Facts", "How does X relate to Y?", "Edit", "Review & export"])
     with canvas_tab:
         if not subgraph.facts:
             st.info("No facts match these filters.", icon=":material/filter_alt_off:")
@@ -121,5 +126,13 @@ def render() -> None:
             show_fact_sources([f for f in subgraph.facts if f.id == pick])
     with relate_tab:
         relate(svc, coll, focus)
+    focus_entity = next(e for e in entities if e.key == focus)
+    with edit_tab:
+        edit_panel(svc, coll, focus_entity, entities, subgraph)
+    with review_tab:
+        who = author()
+        review_queue(svc, coll, who)
+        history(svc, coll, who)
+        export(svc, coll, scene.subgraph() if scene is not None else None)
 
 serve(render)

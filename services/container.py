@@ -37,6 +37,7 @@ from services.upgrade import UpgradeService
 
 if TYPE_CHECKING:  # built on first use (Services.ask, .backup, .crawler): their imports cost what most callers never need
     from services.backup.service import BackupService
+    from services.graph.curation import CurationService
     from services.retrieval.ask import AskService
     from services.web.crawl import CrawlService
 
@@ -66,6 +67,13 @@ class Services:
     lookup: GraphLookup
     graph: GraphService | None = None
     graph_store: LazyGraphStore | None = None
+
+    @cached_property
+    def curation(self) -> CurationService:
+        """The analyst's graph edits, history and undo (:class:`ValidationFailed` when the graph is off)."""
+        from services.graph.curation import CurationService
+
+        return CurationService(graph=self.lookup.require_graph(), collections=self.collections, embedder=self.embedder)
 
     @cached_property
     def ask(self) -> AskService:

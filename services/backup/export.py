@@ -22,6 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from services.backup import graph_edits
 from services.backup.format import FORMAT, FORMAT_VERSION, MANIFEST, REPRODUCTION_SETTINGS, BackupResult, write_member
 from services.errors import NotFound, ValidationFailed
 from services.graph import queries as q
@@ -45,6 +46,8 @@ _QUERIES = {
     "crawl_pages": "SELECT p.crawl_id, p.url, p.status, p.reason, p.document_id, p.depth, p.fetched_at "
                    "FROM crawl_pages p JOIN crawls c ON c.id = p.crawl_id WHERE c.collection_id = ANY(:cids) "
                    "ORDER BY p.crawl_id, p.url",
+    "graph_edits": graph_edits.EXPORT_EDITS,
+    "graph_suggestion_decisions": graph_edits.EXPORT_DECISIONS,
 }
 _GRAPH_QUERIES = {"entities": q.EXPORT_ENTITIES, "facts": q.EXPORT_FACTS,
                   "diagram_nodes": q.EXPORT_DIAGRAM_NODES, "diagram_edges": q.EXPORT_DIAGRAM_EDGES}

@@ -30,7 +30,9 @@ FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 # Restore reads the members in this order: rows that others refer to come first.
 MEMBERS = ("collections", "documents", "collection_documents", "chunks", "diagrams", "crawls", "crawl_pages",
-           "entities", "facts", "diagram_nodes", "diagram_edges")
+           "graph_edits", "graph_suggestion_decisions", "entities", "facts", "diagram_nodes", "diagram_edges")
+# Members that archives written before the graph edit log (migration 012) do not have.
+OPTIONAL_MEMBERS = {"graph_edits", "graph_suggestion_decisions"}
 # Settings that shape what a collection holds and how it is searched. An allow-list, so a
 # secret (API key, password, a URL with credentials) can never reach an archive.
 REPRODUCTION_SETTINGS = ("embedding_provider", "embedding_model", "chunk_size", "chunk_overlap", "hnsw_ef_search",
@@ -125,5 +127,6 @@ def check_manifest(manifest: Any, path: Path) -> None:
         )
     if not manifest.get("collections"):
         raise ValidationFailed(f"{path} holds no collections.")
-    if set(manifest.get("counts", {})) != set(MEMBERS):
+    counts = set(manifest.get("counts", {}))
+    if not set(MEMBERS) - OPTIONAL_MEMBERS <= counts <= set(MEMBERS):
         raise ValidationFailed(f"{path} lacks the row counts of its members.")

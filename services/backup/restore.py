@@ -24,8 +24,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DataError, IntegrityError
 
+from services.backup import graph_edits
 from services.backup.export import DOCUMENT_COLUMNS
-from services.backup.format import DAMAGE, REPRODUCTION_SETTINGS, RestoreResult, open_archive, read_member
+from services.backup.format import DAMAGE, REPRODUCTION_SETTINGS, RestoreResult, member_name, open_archive, read_member
 from services.collections import MAX_NAME
 from services.documents import diagram_id
 from services.errors import AlreadyExists, EmbeddingMismatch, StoreUnavailable, ValidationFailed, WorkbenchError
@@ -188,6 +189,10 @@ def _write_rows(conn: Connection, archive: zipfile.ZipFile, names: dict[int, str
             "INSERT INTO crawl_pages (crawl_id, url, status, reason, document_id, depth, fetched_at) "
             "VALUES (:c, :url, :status, :reason, :d, :depth, :fetched_at)"),
             {**row, "c": maps.crawls[row["crawl_id"]], "d": maps.documents.get(row["document_id"])})
+    optional = set(archive.namelist())  # archives written before the edit log have neither member
+    edits = each("graph_edits") if member_name("graph_edits") in optional else iter(())
+    decisions = each("graph_suggestion_decisions") if member_name("graph_suggestion_decisions") in optional else iter(())
+    graph_edits.restore_rows(conn, edits, decisions, maps.collections, maps.documents, maps.chunks)
 
 
 def _insert_chunks(conn: Connection, batch: list[dict[str, Any]], maps: IdMaps) -> None:
@@ -233,6 +238,8 @@ def _write_graph(service: Any, archive: zipfile.ZipFile, maps: IdMaps, counts: d
 
     def fact(row: dict[str, Any]) -> dict[str, Any] | None:
         nonlocal skipped
+        if row.get("document_id") is None and row.get("added_by"):
+            return row  # a fact an analyst added: no document to remap
         match = _FACT_ID.match(str(row["id"]))
         doc = maps.documents.get(row["document_id"])
         if doc is None or not match:

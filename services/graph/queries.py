@@ -261,7 +261,8 @@ MATCH (a:Entity)-[r:FACT {collection_id: $collection_id}]->(b:Entity)
 RETURN r.id AS id, a.key AS source, b.key AS target, r.relation AS relation, r.document_id AS document_id,
        r.chunk_id AS chunk_id, r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until,
        r.raw AS raw, r.stated_on AS stated_on, r.text_until AS text_until, r.status AS status,
-       r.date_source AS date_source, r.exclusive AS exclusive
+       r.date_source AS date_source, r.exclusive AS exclusive, r.added_by AS added_by, r.note AS note,
+       r.added_at AS added_at
 ORDER BY id, source, target SKIP $skip LIMIT $limit
 """
 
@@ -288,6 +289,7 @@ CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.r
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
                    valid_from: row.valid_from, valid_until: row.valid_until, status: row.status,
                    raw: row.raw, stated_on: row.stated_on, text_until: row.text_until,
-                   date_source: row.date_source, exclusive: row.exclusive}]->(b)
+                   date_source: row.date_source, exclusive: row.exclusive, added_by: row.added_by, note: row.note,
+                   added_at: row.added_at}]->(b)
 RETURN count(*) AS n
 """

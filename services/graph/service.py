@@ -175,6 +175,9 @@ class GraphService(GraphReads):
                                             f["chunk_id"]) for f in rows.facts])
         with self.engine.begin() as conn:
             walk_store.write_document(conn, walk_graph)
+        from services.graph.edit_replay import replay
+
+        replay(self, doc.cid)  # the analyst's edits hold over what the extractor wrote again
         return GraphIndexResult(document_id, "done", entities=len(rows.entities), facts=len(rows.facts),
                                 extract_seconds=extracted - started,
                                 write_seconds=time.perf_counter() - extracted + started - removing)
@@ -279,6 +282,9 @@ class GraphService(GraphReads):
         for start in range(0, len(rows), self.batch_size):
             self.store.query(statement, {"rows": rows[start : start + self.batch_size]})
 
+    def refresh_slots(self, slots: set[tuple[str, str, str, int, str | None]]) -> None:
+        self._refresh_slots(slots)
+
     def _refresh_slots(self, slots: set[tuple[str, str, str, int, str | None]]) -> None:
         """Recompute validity for every single-valued slot these facts touch.
 
@@ -349,12 +355,15 @@ class GraphService(GraphReads):
 
         Every graph change goes with a change to the collection's document rows: a document
         ingested, re-ingested, deleted, linked or unlinked, or its graph (re)indexed, failed or
-        marked pending. So an overview cached under this stamp is current while the stamp is.
+        marked pending; and every analyst edit or undo (``graph_edits``). So an overview cached under this stamp is
+        current while the stamp is.
         """
         with self.engine.connect() as conn:
             row = conn.execute(sa.text(
                 "SELECT count(*), max(d.updated_at), max(d.graph_updated_at), coalesce(sum(d.graph_facts), 0), "
-                "coalesce(sum(d.graph_entities), 0), count(*) FILTER (WHERE d.graph_status <> 'done') "
+                "coalesce(sum(d.graph_entities), 0), count(*) FILTER (WHERE d.graph_status <> 'done'), "
+                "(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(undone_at)::text, '') "
+                " FROM graph_edits WHERE collection_id = :c) "
                 "FROM collection_documents cd JOIN documents d ON d.id = cd.document_id WHERE cd.collection_id = :c"),
                 {"c": collection_id}).one()
         return "|".join(str(v) for v in row)

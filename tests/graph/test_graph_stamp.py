@@ -21,9 +21,13 @@ def test_stamp_changes_with_every_change_to_the_collections_graph(services, date
     assert changed()  # re-ingested with new content
     services.graph.rebuild([first["document_id"]])
     assert changed()  # graph re-extracted
+    services.curation.rename(dated.name, "Bob", "Robert", author="tester")
+    assert changed()  # an analyst's edit
+    services.curation.undo(dated.name, author="tester")
+    assert changed()  # and its undo
     other = make_collection()
     empty = services.graph.stamp(other.id)
-    assert empty == "0|None|None|0|0|0"
+    assert empty == "0|None|None|0|0|0|0:0:"  # the last part: the collection's graph edits
     services.collections.link(first["document_id"], other.name)
     assert services.graph.stamp(other.id) != empty  # linked into another collection
     services.documents.delete(first["document_id"])

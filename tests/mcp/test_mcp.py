@@ -16,6 +16,9 @@ TOOLS = {
     "link_document_to_collection", "ingest_text", "ingest_file", "ingest_directory", "list_documents", "get_document",
     "update_document", "delete_document", "search_documents", "query_relationships", "query_temporal",
     "ask", "remember", "recall", "forget", "ingest_url", "analyze_website", "resume_crawl",
+    "graph_merge_entities", "graph_rename_entity", "graph_retype_entity", "graph_split_entity", "graph_delete_entity",
+    "graph_delete_fact", "graph_add_fact", "graph_suggestions", "graph_decide_suggestion", "graph_edit_history",
+    "graph_undo", "graph_export",
 }
 
 
@@ -201,6 +204,23 @@ def test_graph_tools(session, services, names):
         assert {f["source_key"] for f in open_end["facts"] if f["relation"] == "ceo_of"} == {"erin"}
         assert "NotFound" in error_text(await client.call_tool("query_relationships", {"entity": "zebulon", "collections": [name]}))
         assert "is not a date" in error_text(await client.call_tool("query_temporal", {"entity": "acme", "start_date": "soon"}))
+        merged = ok(await client.call_tool("graph_merge_entities", {"collection": name, "names": ["Erin", "Dana"],
+                                                                    "author": "agent"}))
+        assert (merged["kind"], merged["author"]) == ("merge", "agent")
+        added = ok(await client.call_tool("graph_add_fact", {"collection": name, "subject": "Erin", "relation": "born in",
+                                                             "object": "Oslo", "valid_from": "1980"}))
+        fact_id = added["params"]["fact"]["id"]
+        ok(await client.call_tool("graph_delete_fact", {"collection": name, "fact_id": fact_id}))
+        ok(await client.call_tool("graph_rename_entity", {"collection": name, "name": "Erin", "new_name": "Erin Ek"}))
+        ok(await client.call_tool("graph_retype_entity", {"collection": name, "name": "Erin Ek", "new_type": "org"}))
+        history = ok(await client.call_tool("graph_edit_history", {"collection": name}))["edits"]
+        assert [e["kind"] for e in history] == ["retype", "rename", "delete_fact", "add_fact", "merge"]
+        assert ok(await client.call_tool("graph_undo", {"collection": name}))["kind"] == "retype"
+        files = ok(await client.call_tool("graph_export", {"collection": name, "format": "csv"}))["files"]
+        assert files["nodes.csv"].startswith("key:ID,") and "Erin Ek" in files["nodes.csv"]
+        assert "suggestions" in ok(await client.call_tool("graph_suggestions", {"collection": name}))
+        assert "No entity named 'Zed'" in error_text(await client.call_tool(
+            "graph_delete_entity", {"collection": name, "name": "Zed"}))
 
     session(scenario)
 
