@@ -46,7 +46,7 @@ def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[s
         if tok.dep_ in ("nsubj", "nsubjpass"):
             for span in spans:
                 if tok.i in span:  # a definition ("X is a …") or the title's own name; not a speech's first actor
-                    defines = tok.head.i == root.i and root.lemma_ == "be"
+                    defines = tok.head.lemma_ == "be"  # "X is a conglomerate, the filing says" too
                     return (span.text, None) if defines or (title and share_a_word(span.text, title)) else (None, None)
             chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
             if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and share_a_word(chunk.text, title):
