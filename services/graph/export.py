@@ -20,26 +20,12 @@ from typing import Any
 
 from services.errors import ValidationFailed
 from services.graph.model import Subgraph
+from services.graph.queries import EXPORT_ENTITIES, EXPORT_FACTS  # the backup's reads, in pages
 from services.graph.rewrite import ENTITY_FIELDS, FACT_FIELDS, Snapshot, Store, rewrite
 
 FORMATS = ("graphml", "csv", "json")
 JSON_FORMAT = "rag-memory-graph"
 PAGE = 5_000
-_ENTITIES = """
-MATCH (e:Entity {collection_id: $collection_id})
-RETURN e.key AS key, e.name AS name, e.type AS type, e.name_key AS name_key, e.stated AS stated,
-       e.aliases AS aliases, e.alias_keys AS alias_keys
-ORDER BY key SKIP $skip LIMIT $limit
-"""
-_FACTS = """
-MATCH (a:Entity)-[r:FACT {collection_id: $collection_id}]->(b:Entity)
-RETURN r.id AS id, a.key AS source, b.key AS target, r.relation AS relation, r.raw AS raw,
-       r.document_id AS document_id, r.chunk_id AS chunk_id, r.sentence AS sentence, r.valid_from AS valid_from,
-       r.valid_until AS valid_until, r.stated_on AS stated_on, r.text_until AS text_until, r.status AS status,
-       r.date_source AS date_source, r.exclusive AS exclusive, r.added_by AS added_by, r.note AS note,
-       r.added_at AS added_at
-ORDER BY id, source, target SKIP $skip LIMIT $limit
-"""
 NODE_ATTRS = ("name", "type", "aliases")
 EDGE_ATTRS = ("relation", "raw", "valid_from", "valid_until", "stated_on", "status", "document_id", "chunk_id",
               "sentence", "added_by", "note")
@@ -48,7 +34,7 @@ EDGE_ATTRS = ("relation", "raw", "valid_from", "valid_until", "stated_on", "stat
 def collection_graph(store: Store, collection_id: int) -> Snapshot:
     """Every entity and fact of a collection, read in pages."""
     snap = Snapshot()
-    for query, into, key in ((_ENTITIES, snap.entities, "key"), (_FACTS, snap.facts, "id")):
+    for query, into, key in ((EXPORT_ENTITIES, snap.entities, "key"), (EXPORT_FACTS, snap.facts, "id")):
         skip = 0
         while True:
             rows = store.query(query, {"collection_id": collection_id, "skip": skip, "limit": PAGE})
