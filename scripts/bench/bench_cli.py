@@ -81,10 +81,10 @@ def seed() -> dict[str, Any]:
     paths = [str(SHARED_DATA / "sotu" / name) for name in SEED if (SHARED_DATA / "sotu" / name).exists()]
     if paths:
         checked(["ingest", "file", "speeches", *paths])
-    else:
-        checked(["ingest", "text", "speeches", "Congress passed the budget in 1990 after a long debate on taxes.",
-                 "--title", "budget"])
-    return {"documents": len(paths) or 1, "seconds": time.perf_counter() - t0}
+    # always: `rag graph relationships Congress` needs Congress in a fact, whatever the speeches' graph holds
+    checked(["ingest", "text", "speeches", "Congress passed the Budget Enforcement Act in 1990 after a long debate on "
+             "taxes.", "--title", "budget"])
+    return {"documents": len(paths) + 1, "seconds": time.perf_counter() - t0}
 
 
 def _children_cpu() -> float:
