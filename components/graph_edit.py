@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components.feedback import user_errors
+from components.markdown_text import md_escape
 from components.state import Keys
 from services.collections import Collection
 from services.container import Services
@@ -32,9 +33,10 @@ def done(message: str) -> None:
 def edit_panel(svc: Services, coll: Collection, focus: Entity, entities: list[Entity], subgraph: Subgraph) -> None:
     st.text_input("Your name (recorded with each edit)", key="graph.edit.author", placeholder="analyst")
     cur, who = svc.curation, author()
-    st.markdown(f"**Edit {focus.name}** ({focus.type or 'untyped'}, key `{focus.key}`)")
+    name = md_escape(focus.name)  # an entity's name is text from a document: never markdown
+    st.markdown(f"**Edit {name}** ({md_escape(focus.type or 'untyped')}, key {md_escape(focus.key)})")
     others = {e.key: f"{e.name} ({e.type or 'untyped'}, {e.degree} facts)" for e in entities if e.key != focus.key}
-    fold = st.multiselect(f"Merge into {focus.name}", list(others), format_func=others.get, key="graph.edit.merge",
+    fold = st.multiselect(f"Merge into {name}", list(others), format_func=others.get, key="graph.edit.merge",
                           placeholder="Entities that are the same thing")
     if st.button("Merge", key="graph.edit.merge_go", disabled=not fold, icon=":material/merge:"):
         with user_errors("Could not merge"):
@@ -73,7 +75,7 @@ def edit_panel(svc: Services, coll: Collection, focus: Entity, entities: list[En
                 if wrong is not None:
                     edit = cur.delete_fact(coll.name, str(wrong), author=who)
                     done(f"Edit {edit.id}: {edit.summary}.")
-        sure = st.checkbox(f"Delete {focus.name} and its {focus.degree} facts", key="graph.edit.entity_sure")
+        sure = st.checkbox(f"Delete {name} and its {focus.degree} facts", key="graph.edit.entity_sure")
         if st.button("Delete entity", key="graph.edit.entity_go", disabled=not sure, icon=":material/delete_forever:"):
             with user_errors("Could not delete the entity"):
                 edit = cur.delete_entity(coll.name, _ref(focus), author=who)
