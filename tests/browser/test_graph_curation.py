@@ -49,12 +49,20 @@ def _open_delete(page) -> None:
 
 
 def _choose(page, label: str, option: str) -> None:
-    page.get_by_label(label, exact=True).first.click()
-    try:
-        page.get_by_role("option").filter(has_text=option).first.click(timeout=60_000)
-    except Exception:
-        page.screenshot(path="/tmp/cur/choose-fail.png", full_page=True)
-        raise
+    """Pick ``option`` in a selectbox. A click that lands while the page reruns can leave the box focused with
+    its list closed (seen once on a loaded machine): open it again rather than wait on a list that never comes."""
+    wanted = page.get_by_role("option").filter(has_text=option).first
+    for attempt in range(5):
+        idle(page)
+        page.get_by_label(label, exact=True).first.click()
+        try:
+            wanted.wait_for(timeout=30_000)
+            break
+        except Exception:
+            if attempt == 4:
+                raise
+            page.keyboard.press("Escape")
+    wanted.click()
     idle(page)
 
 
