@@ -36,8 +36,7 @@ def _sources(svc: Services, cited: list[tuple[int, dict[str, Any]]], quotes: dic
         doc = summaries.get(chunk["document_id"])
         with st.container(border=True):
             head, link = st.columns([5, 1])
-            page = page_ref(chunk.get("chunk_metadata"))
-            head.markdown(f"**[{n}] {md_escape(chunk['title'])}** · {page + ' · ' if page else ''}chunk {chunk['chunk_index']}")
+            head.markdown(f"**[{n}] {md_escape(chunk['title'])}** · {_place(chunk)}")
             link.page_link("pages/documents.py", label="Open passage", icon=":material/open_in_new:",
                            query_params={"doc": str(chunk["document_id"]), "chunk": str(chunk["chunk_index"])})
             fields = key_metadata(doc.metadata, preferred) if doc else []

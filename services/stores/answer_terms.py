@@ -8,7 +8,6 @@ postings, so a sentence covers a question word exactly when BM25 would have coun
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from services.stores import chunk_store
-from services.stores.keyword_ranking import _statistics
+from services.stores.keyword_ranking import bm25_idf, statistics
 
 
 def index_terms(conn: Connection, texts: list[str]) -> list[set[str]]:
@@ -34,9 +33,9 @@ def idf(conn: Connection, lexemes: set[str], collection_ids: list[int]) -> dict[
     """BM25's IDF of each term in these collections; a term no chunk holds weighs as the rarest would."""
     if not lexemes or not collection_ids:
         return {}
-    df, totals = _statistics(conn, sorted(lexemes), collection_ids)
+    df, totals = statistics(conn, sorted(lexemes), collection_ids)
     n = max(totals[0], 1.0)
-    return {lx: math.log(1.0 + (n - df.get(lx, 0) + 0.5) / (df.get(lx, 0) + 0.5)) for lx in lexemes}
+    return {lx: bm25_idf(n, df.get(lx, 0)) for lx in lexemes}
 
 
 def document_metadata(conn: Connection, document_ids: list[int]) -> dict[int, dict[str, Any]]:

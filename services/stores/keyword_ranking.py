@@ -76,7 +76,7 @@ def parse_keyword_query(query: str) -> KeywordQuery:
                         tuple(x for x in excluded if x.strip()))
 
 
-def _statistics(conn: Connection, lexemes: list[str], cids: list[int]) -> tuple[dict[str, int], tuple[float, ...]]:
+def statistics(conn: Connection, lexemes: list[str], cids: list[int]) -> tuple[dict[str, int], tuple[float, ...]]:
     """Per lexeme, how many chunks of the collections hold it; and (chunks, summed title, heading, text length).
     One statement: it runs two or three times in every keyword search."""
     row = conn.execute(sa.text(
@@ -102,6 +102,11 @@ def query_lexemes(conn: Connection, query: str) -> tuple[KeywordQuery, list[str]
     return parsed, lexemes
 
 
+def bm25_idf(n: float, df: float) -> float:
+    """BM25's IDF of a term in ``df`` of ``n`` chunks: ``ln(1 + (N - df + 0.5) / (df + 0.5))``."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
 def keyword_evidence(conn: Connection, chunk_id: int, query: str, cids: list[int]) -> tuple[int, float]:
     """How well one chunk holds the query's content words, whatever the language: (content words it holds,
     their share of the IDF weight of the content words the collections hold). A content word is in at most
@@ -111,8 +116,8 @@ def keyword_evidence(conn: Connection, chunk_id: int, query: str, cids: list[int
     _, lexemes = query_lexemes(conn, query)
     if not lexemes:
         return 0, 0.0
-    df, (n, *_) = _statistics(conn, lexemes, cids)
-    known = {lx: math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes if 0 < df.get(lx, 0) <= n / 2}
+    df, (n, *_) = statistics(conn, lexemes, cids)
+    known = {lx: bm25_idf(n, df[lx]) for lx in lexemes if 0 < df.get(lx, 0) <= n / 2}
     if not known:
         return 0, 0.0
     held = set(conn.execute(sa.text(
@@ -174,7 +179,7 @@ def expanded_keyword(conn: Connection, query: str, feedback: list[int], scope: C
     for r in rows:
         if r.lexeme in original or not r.df:
             continue
-        idf = math.log(1.0 + (n - float(r.df) + 0.5) / (float(r.df) + 0.5))
+        idf = bm25_idf(n, float(r.df))
         weight[r.lexeme] = weight.get(r.lexeme, 0.0) + float(r.tf) / length[r.chunk_id] * idf / rank_of[r.chunk_id]
     chosen = sorted(weight, key=lambda lx: (-weight[lx], lx))[:terms]
     total = sum(weight[lx] for lx in chosen)
@@ -196,12 +201,12 @@ def _bm25(conn: Connection, weights: dict[str, float], parsed: KeywordQuery, sco
     if not weights or not scope.collection_ids:
         return {}
     lexemes = sorted(weights)
-    df, (n, len_title, len_heading, len_text) = _statistics(conn, lexemes, list(scope.collection_ids))
+    df, (n, len_title, len_heading, len_text) = statistics(conn, lexemes, list(scope.collection_ids))
     lexemes = [lx for lx in lexemes if df.get(lx)]
     if not lexemes or n <= 0:
         return {}
     avgdl = max((bm25.title * len_title + bm25.heading * len_heading + len_text) / n, 1e-9)
-    idf = [weights[lx] * math.log(1.0 + (n - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in lexemes]
+    idf = [weights[lx] * bm25_idf(n, df[lx]) for lx in lexemes]
     if not scope.filters and not parsed.phrases and not parsed.excluded \
             and (bm25.title, bm25.heading) == bm25_blocks.FIELD_WEIGHTS:
         cids = tuple(scope.collection_ids)
