@@ -77,7 +77,7 @@ def child_extract(path: Path, rounds: int) -> dict[str, Any]:
     from llama_index.core.schema import TextNode
 
     from services.graph.extraction import SpacyTemporalExtractor
-    from services.graph.service import _segments
+    from services.graph.segments import segments as split_segments
     from services.ingest.parsing import parse_bytes
 
     text = parse_bytes(path.read_bytes(), path.name, max_bytes=10**9).text
@@ -85,7 +85,7 @@ def child_extract(path: Path, rounds: int) -> dict[str, Any]:
     extractor._pipeline()
     loaded = _peak_mb()
     t0, c0, segments, relations = time.perf_counter(), time.process_time(), 0, 0
-    for start, segment in _segments(text):  # as GraphService._index: one segment per call
+    for start, segment in split_segments(text):  # as GraphService._index: one segment per call
         for node in extractor([TextNode(text=segment, start_char_idx=start)]):
             relations += len(node.metadata.get(KG_RELATIONS_KEY, []))
         segments += 1

@@ -14,7 +14,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -24,6 +24,7 @@ from services.errors import NotFound, StoreUnavailable
 from services.graph import queries as q
 from services.graph.model import GraphIndexResult
 from services.graph.reads import GraphReads
+from services.graph.segments import segments
 from services.graph.temporal import SINGLE_VALUED, ChainFact, resolve_chain
 from services.stores import chunk_store, walk_store
 from services.stores.graph_store import GraphStore
@@ -33,24 +34,7 @@ if TYPE_CHECKING:  # LlamaIndex takes seconds to import: only indexing a documen
     from llama_index.core.schema import BaseNode, TransformComponent
 
 log = logging.getLogger(__name__)
-# spaCy takes one segment at a time: its memory grows with the text it holds at once (16 segments of
-# 50,000 characters peaked at 3.3 GB), and a Cancel is seen between segments, so one segment must parse
-# in well under 2 s even on a busy machine: 5,000 characters take about 0.2 s of CPU (10,000: 0.44 s),
-# and no more per character than longer segments.
-SEGMENT_CHARS = 5_000
 CANCELLED = "The job was cancelled before the graph step finished; no facts were stored for this document."
-
-
-def _segments(text: str) -> Iterator[tuple[int, str]]:
-    """Split long text at paragraph breaks into pieces spaCy can take, one at a time."""
-    start = 0
-    while start < len(text):
-        end = min(len(text), start + SEGMENT_CHARS)
-        if end < len(text):
-            cut = text.rfind("\n\n", start + SEGMENT_CHARS // 2, end)
-            end = cut if cut > start else end
-        yield start, text[start:end]
-        start = end
 
 
 def _topic(title: str, metadata: dict[str, Any], content: str) -> dict[str, str]:
@@ -151,7 +135,7 @@ class GraphService(GraphReads):
 
         topic = _topic(doc.title, doc.metadata, doc.content)
         nodes: list[BaseNode] = []
-        for start, segment in _segments(doc.content):
+        for start, segment in segments(doc.content):
             if cancelled is not None and cancelled():
                 raise _Cancelled()
             done: Sequence[BaseNode] = self.extractor([TextNode(text=segment, start_char_idx=start, metadata=dict(topic))])
