@@ -25,6 +25,7 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
 from services.errors import ConfigError
+from services.graph.classes import head_label
 from services.graph.clauses import name_facts, sentence_triples
 from services.graph.coreference import Context, Ref
 from services.graph.dating import clause_dates
@@ -174,12 +175,30 @@ class SpacyTemporalExtractor(TransformComponent):
 
 
 def _checked(t: Triple) -> Triple:
-    """A label whose ends contradict their types ("Mexico child_of Spain" from "that Mexico had borne to Spain":
-    kinship between places) is only ``related_to``; it would otherwise retype both ends as people."""
-    for wanted, ref in zip(ARGUMENT_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
-        if wanted and ref.label != ENTITY and {kind(wanted), kind(ref.label)} == {"person", "place"}:
+    """A label whose ends contradict their kinds is only ``related_to``: "Mexico child_of Spain" from "that Mexico
+    had borne to Spain" (kinship between places), "played_for Kenan Memorial Stadium" (a team plays *at* a
+    stadium), "portrayed University of Oklahoma" (from "played … as a tackle at"), "competed_in Berlin". A wrong
+    label would also retype both ends by what it wants them to be."""
+    for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
+        if wanted and _contradicts(kind(wanted), ref):
             return Triple(t.subject, RELATED_TO, t.raw, t.object, t.anchors)
     return t
+
+
+# Kinds a label's end cannot have: by the tagger's type (only the person/place confusion is safe to trust:
+# the tagger calls a club by its city), and by the name's own head noun ("… Stadium", "University of …").
+_NEVER_BY_TAG = {"person": {"place"}, "place": {"person"}, "event": {"person", "place"}}
+_NEVER_BY_HEAD = {"person": {"org", "place", "work", "event"}, "org": {"place", "work", "event"},
+                  "place": {"person", "org", "work", "event"}, "event": {"person", "place"}}
+# Labels checked but not used to type their ends ("competed in the NBA" does not make the NBA an event).
+_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT")}
+
+
+def _contradicts(wanted: str, ref: Ref) -> bool:
+    head = head_label(ref.name.split())
+    if head is not None:
+        return kind(head) in _NEVER_BY_HEAD.get(wanted, set())
+    return ref.label != ENTITY and kind(ref.label) in _NEVER_BY_TAG.get(wanted, set())
 
 
 def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:

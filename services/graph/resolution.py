@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.graph.entities import entity_key
-from services.graph.spans import ENTITY, compatible, kind
+from services.graph.spans import ENTITY, compatible, is_honorific, kind
 
 SHORT_FORM_KINDS = {"person", "org"}
 
@@ -68,6 +68,11 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
         for alias_key in ent.alias_keys:
             if alias_key in entities and alias_key != ent.key and not entities[alias_key].topic:
                 target[alias_key] = ent.key
+    for ent in entities.values():  # "General Paredes", "Mr. Madison": the person the text also names without it
+        bare = _after_honorific(ent, entities)
+        if bare is not None and target[ent.key] == ent.key:
+            target[ent.key] = bare.key
+            bare.type = "PERSON" if not bare.stated and kind(bare.type) in ("person", "other") else bare.type
     for ent in entities.values():  # short forms
         if target[ent.key] != ent.key or ent.topic or kind(ent.type) not in SHORT_FORM_KINDS | {"other"}:
             continue
@@ -93,6 +98,20 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
                 kept.aliases.append(gone.name)
             kept.aliases += [a for a in gone.aliases if a not in kept.aliases]
     return {k: e for k, e in entities.items() if target[k] == k}, target
+
+
+def _after_honorific(ent: DocEntity, entities: dict[str, DocEntity]) -> DocEntity | None:
+    """The one person (or untyped name) the document calls by ``ent``'s name without its leading honorific:
+    "Paredes" or "Mariano Paredes" for "General Paredes", which the tagger often calls an organisation.
+    Without such a mention the name stays as it is ("General Motors" is no "Motors")."""
+    words = ent.key.split()
+    if len(words) < 2 or not is_honorific(words[0]):
+        return None
+    rest = words[1:]
+    found = [o for o in entities.values() if o.key != ent.key and kind(o.type) in ("person", "other")
+             and o.key.split()[-len(rest):] == rest and not is_honorific(o.key.split()[0])]
+    exact = [o for o in found if o.key.split() == rest]
+    return exact[0] if exact else found[0] if len(found) == 1 else None
 
 
 def match_existing(entities: dict[str, DocEntity], existing: list[dict[str, Any]]) -> dict[str, str]:

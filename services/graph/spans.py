@@ -54,6 +54,11 @@ class NameSpan:
         return self.start <= i < self.end
 
 
+def is_honorific(word: str) -> bool:
+    """A word before a name that makes it a person's ("General", "Mr.", "President")."""
+    return word.lower().rstrip(".") in _HONORIFICS
+
+
 def kind(label: str) -> str:
     """A label's coarse kind: person, org, place, work, event, group, language, or other."""
     return KINDS.get(label, "other")
@@ -188,11 +193,19 @@ def name_spans(doc: Any) -> list[NameSpan]:
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
         if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not _common(doc[i:j]) \
                 and not _job(doc[i:j]):
-            honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS
+            honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS or _titled(doc[i:j])
             spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
     return sorted(spans, key=lambda s: s.start)
+
+
+def _titled(chain: Any) -> bool:
+    """A chain the tagger left untyped that opens with an honorific names a person ("General Paredes"), unless
+    its head is a class word ("General Assembly", "President Hotel")."""
+    words = [t.text for t in chain]
+    return len(words) > 1 and is_honorific(words[0]) and not any(w.lower() in CLASS_TYPES for w in words[1:]) \
+        and head_label(words[1:]) is None
 
 
 def _chain_end(doc: Any, i: int, taken: set[int]) -> int:

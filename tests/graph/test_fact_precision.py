@@ -196,3 +196,42 @@ def test_kinship_between_places_is_no_kinship(extractor):
 
 def test_a_class_noun_is_no_name_at_the_start_of_a_sentence(extractor):
     assert "rulers" not in names(extractor, "Rulers superseded rulers in Mexico in rapid succession.")
+
+
+# -- round eight -------------------------------------------------------------------------------------------
+def test_a_name_after_its_honorific_is_the_person_named_without_it():
+    from services.graph.resolution import resolve_document
+
+    # (key, name, type, stated, aliases, mentions, topic): the tagger calls "General Paredes" an organisation
+    entities, target = resolve_document([
+        ("general paredes", "General Paredes", "ORG", False, [], 2, False),
+        ("paredes", "Paredes", "PERSON", False, [], 1, False),
+        ("mr madison", "Mr. Madison", "PERSON", False, [], 1, False),
+        ("james madison", "James Madison", "PERSON", False, [], 1, False),
+        ("general motors", "General Motors", "ORG", False, [], 1, False),
+    ])
+    assert target["general paredes"] == "paredes" and entities["paredes"].type == "PERSON"
+    assert target["mr madison"] == "james madison"
+    assert target["general motors"] == "general motors"  # no "Motors" person in the document
+
+
+def test_a_generals_facts_land_on_the_person(services, dated):
+    ingest(services, dated.name, "Message of 1846", "On the 30th of December, 1845, General Herrera resigned and "
+           "yielded up the Government to General Paredes without a struggle. Paredes commanded the army of Mexico.")
+    found = {e.key: e.type for e in services.graph.find_entities("Paredes", [dated.id])}
+    assert found.get("paredes") == "PERSON" and "general paredes" not in found, found
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong"), [
+    ("The Tar Heels were led by head coach Dick Crum and played their home games at Kenan Memorial Stadium in "
+     "Chapel Hill, North Carolina.", "1981 North Carolina Tar Heels football team", ("played_for", "kenan memorial stadium")),
+    ("He played college football as a defensive tackle at the University of Oklahoma.", "Lee Roy Selmon",
+     ("portrayed", "university of oklahoma")),
+    ("He participated in 416 sold-out performances of the operetta White Horse Inn between 1930 and 1932 in Berlin.",
+     "Manasse Herbst", ("competed_in", "berlin")),
+    ("\"Rock N Roll Nigger\" is a rock song released on the Patti Smith Group's 1978 album \"Easter\".",
+     "Rock N Roll Nigger", ("owned_by", "patti smith group")),
+])
+def test_a_label_its_ends_contradict_is_no_label(extractor, text, topic, wrong):
+    _, facts = extract(extractor, text, topic=topic)
+    assert not [f for f in triples(facts) if (f[1], f[2]) == wrong], triples(facts)
