@@ -3,7 +3,10 @@
 Within a document (:func:`resolve_document`), over all its segments:
 
 * the type of a name is the class its text states, else the tag most of its mentions carry;
-* a short form resolves to the one longer name of the same kind that ends with it ("Smith" → "John Smith",
+* a short form resolves to the document's topic when the topic's name ends with it, whatever the tagger called
+  it ("Evans" in Ceri Evans's article, which also names his father Gwyn Evans; "Franklin", tagged an
+  organisation, in Gary Franklin's); else to the one longer name of the
+  same kind that ends with it ("Smith" → "John Smith",
   and a given name alone to the one person whose name starts with it: "Ben" → "Ben Stokes";
   "Cubs" → "Chicago Cubs"; persons also after their honorific: "President Lincoln" → "Abraham Lincoln"). Only
   people and organisations: "Texas" is not "East Texas";
@@ -77,9 +80,12 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
         if target[ent.key] != ent.key or ent.topic or kind(ent.type) not in SHORT_FORM_KINDS | {"other"}:
             continue
         words = ent.key.split()
-        longer = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
-                  and o.key.split()[-len(words):] == words and kind(o.type) in SHORT_FORM_KINDS
-                  and compatible(o.type, ent.type)]
+        ends = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
+                and o.key.split()[-len(words):] == words]
+        longer = [o for o in ends if kind(o.type) in SHORT_FORM_KINDS and compatible(o.type, ent.type)]
+        topic = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
+        if topic and not ent.stated:  # a biography's surname alone is its subject
+            longer = topic
         if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
             longer = [o for o in entities.values() if o.key != ent.key and o.key.split()[0] == words[0]
                       and len(o.key.split()) > 1 and kind(o.type) == "person"]
@@ -94,6 +100,8 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
     for key, into in target.items():
         if key != into:
             kept, gone = entities[into], entities[key]
+            if kept.type == ENTITY and not kept.stated and kind(gone.type) in SHORT_FORM_KINDS:
+                kept.type = gone.type  # "Sven Hannawald", untagged in the title, is the person "Hannawald" is
             if gone.name not in kept.aliases and gone.name.lower() != kept.name.lower():
                 kept.aliases.append(gone.name)
             kept.aliases += [a for a in gone.aliases if a not in kept.aliases]

@@ -235,3 +235,20 @@ def test_a_generals_facts_land_on_the_person(services, dated):
 def test_a_label_its_ends_contradict_is_no_label(extractor, text, topic, wrong):
     _, facts = extract(extractor, text, topic=topic)
     assert not [f for f in triples(facts) if (f[1], f[2]) == wrong], triples(facts)
+
+
+@pytest.mark.parametrize(("title", "text", "short", "fact"), [
+    ("Ceri Evans", "Ceri Evans (born 2 October 1963) is a former New Zealand association football player. Evans "
+     "attended Oxford University as a Rhodes scholar. He is the son of Gwyn Evans who played for Crystal Palace.",
+     "evans", ("ceri evans", "studied_at", "oxford university")),
+    ("Gary Franklin", "Gary Franklin (September 22, 1928 – October 2, 2007) was a German American film critic. "
+     "Franklin earned a bachelor's degree in film at the City College of New York.", "franklin", None),
+    ("Sven Hannawald", "Sven Hannawald (born 9 November 1974) is a German former ski jumper. After retiring from ski "
+     "jumping, Hannawald drove for Callaway Competition in the ADAC GT Masters series.", "hannawald", None),
+])
+def test_a_surname_alone_is_the_documents_topic(services, dated, title, text, short, fact):
+    ingest(services, dated.name, title, text)
+    keys = {e.key for e in services.graph.find_entities(short, [dated.id])}
+    assert short not in keys, keys
+    if fact:
+        assert fact in {(f.source_key, f.relation, f.target_key) for f in _facts(services, dated.id, fact[0])}
