@@ -81,6 +81,8 @@ def is_name(text: str) -> bool:
         return False
     if re.match(r"^(c|ca|circa|fl|b|d)\.?\s*\d", text, re.I):  # "c. 1338", "b. 1950"
         return False
+    if re.search(r"\b\d{1,2}:\d{2}\b", text):  # "22:00 KST": a time of day
+        return False
     return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
@@ -165,7 +167,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             label = ENTITY
         if any(i in taken for i in range(start, end)):
             continue
-        text = " ".join(doc[start:end].text.split())
+        text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
         if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]) or _job(doc[start:end]):
             continue
         if start > 0 and doc[start - 1].lower_.rstrip(".") in _HONORIFICS:
@@ -198,6 +200,14 @@ def name_spans(doc: Any) -> list[NameSpan]:
             taken.update(range(i, j))
         i = j
     return sorted(spans, key=lambda s: s.start)
+
+
+def _named_end(doc: Any, start: int, end: int, label: str) -> int:
+    """Where a person's name ends within its span: before the letters after it ("Mollison MBE"), which stay in
+    the span because the parse may make them the phrase's head."""
+    while label == "PERSON" and end - start > 1 and doc[end - 1].text.replace(".", "") in _POSTNOMINALS:
+        end -= 1
+    return end
 
 
 def _titled(chain: Any) -> bool:
@@ -267,10 +277,15 @@ _COMMON = {"government", "executive", "legislature", "administration", "departme
            "powers", "power", "people", "country", "constitution", "treaty", "minister", "ministers", "president"}
 
 
+# Letters after a person's name: honours, degrees, professional titles.
+_POSTNOMINALS = {"MBE", "OBE", "CBE", "KBE", "DBE", "GBE", "KCMG", "GCMG", "CMG", "KCB", "GCB", "CB", "KG", "KT", "VC",
+                 "GC", "DSO", "MC", "DFC", "AFC", "FRS", "FRSE", "FBA", "QC", "KC", "PhD", "MD", "DPhil", "MP", "MEP",
+                 "MLA", "MSP", "AM", "AO", "AC", "OAM", "OC", "CM", "CH", "OM", "PC", "RA"}
 _OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "treasurer", "postmaster", "attorney",
             "auditor", "commissioner", "solicitor", "paymaster", "quartermaster", "consul", "ambassador", "envoy",
             "delegate", "speaker", "clerk", "marshal", "collector", "superintendent", "inspector", "fellow", "citizen",
-            "gentleman", "gentlemen", "honorable", "honourable"}
+            "gentleman", "gentlemen", "honorable", "honourable", "presidency", "premiership", "chairmanship",
+            "governorship", "principal", "headmaster", "headmistress", "chancellorship"}
 
 
 def _common(tokens: Any) -> bool:

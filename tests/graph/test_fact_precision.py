@@ -252,3 +252,23 @@ def test_a_surname_alone_is_the_documents_topic(services, dated, title, text, sh
     assert short not in keys, keys
     if fact:
         assert fact in {(f.source_key, f.relation, f.target_key) for f in _facts(services, dated.id, fact[0])}
+
+
+def test_names_lose_the_letters_after_them_and_a_time_is_no_name(extractor, services, dated):
+    ingest(services, dated.name, "Jim Mollison", 'James Allan "Jim" Mollison MBE (19 April 1905 – 30 October 1959) '
+                                                 "was a Scottish pioneer aviator.")
+    keys = {e.key for e in services.graph.find_entities("Mollison", [dated.id])}
+    assert keys and not [k for k in keys if "mbe" in k], keys
+    _, facts = extract(extractor, "It aired from October 5, 2015 until November 10, 2015 on KBS2 every Monday and "
+                                  "Tuesday at 22:00 KST for 12 episodes.",
+                       topic="Cheer Up!")
+    assert not [f for f in triples(facts) if "kst" in f[2]]
+
+
+@pytest.mark.parametrize("text", [
+    "On the 30th of December, 1845, General Herrera resigned the Presidency and yielded up the Government.",
+    "He spends almost his entire tenure on the show as the Principal of Summer Bay.",
+])
+def test_an_office_named_alone_is_no_name(extractor, text):
+    found = names(extractor, text)
+    assert "presidency" not in found and "principal" not in found, found
