@@ -295,8 +295,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                 elif owner.label == "ORG" and kind(ref.label) in ("work", "other", "org", "place"):
                     # "the Patti Smith Group's album", "ABC's sitcom": a band made it, a network aired it; only
                     # a company, a brand, a place is owned
-                    label = RELATED_TO if kind(ref.label) == "work" else "owned_by"
-                    out.append(Triple(ref, label, raw, owner, frozenset()))
+                    owned = RELATED_TO if kind(ref.label) == "work" else "owned_by"
+                    out.append(Triple(ref, owned, raw, owner, frozenset()))
             elif child.dep_ == "appos" and child.i not in resolver.by_token:
                 out += noun_facts([ref], child, resolver, frozenset())
             elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):

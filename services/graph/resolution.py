@@ -83,9 +83,9 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
         ends = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
                 and o.key.split()[-len(words):] == words]
         longer = [o for o in ends if kind(o.type) in SHORT_FORM_KINDS and compatible(o.type, ent.type)]
-        topic = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
-        if topic and not ent.stated:  # a biography's surname alone is its subject
-            longer = topic
+        subject = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
+        if subject and not ent.stated:  # a biography's surname alone is its subject
+            longer = subject
         if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
             longer = [o for o in entities.values() if o.key != ent.key and o.key.split()[0] == words[0]
                       and len(o.key.split()) > 1 and kind(o.type) == "person"]
