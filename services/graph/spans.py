@@ -172,6 +172,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
             continue
         if start > 0 and doc[start - 1].lower_.rstrip(".") in _HONORIFICS:
             label = "PERSON"  # "President Washington", "General Clinch": the tagger calls them a place, a company
+        elif is_honorific(doc[start].text) and end - start > 1 and _who(doc[start:end].root):
+            label = "PERSON"  # "General Clinch, who commanded the troops": the title is inside the tagger's span
         spans.append(NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
         taken.update(range(start, end))
     i = 0
@@ -208,6 +210,12 @@ def _named_end(doc: Any, start: int, end: int, label: str) -> int:
     while label == "PERSON" and end - start > 1 and doc[end - 1].text.replace(".", "") in _POSTNOMINALS:
         end -= 1
     return end
+
+
+def _who(root: Any) -> bool:
+    """The name is what a "who" clause is about: a person (a company takes "which")."""
+    return any(c.dep_ == "relcl" and any(t.lower_ in ("who", "whom", "whose") and t.i < c.i for t in c.subtree)
+               for c in root.children)
 
 
 def _titled(chain: Any) -> bool:

@@ -272,3 +272,9 @@ def test_names_lose_the_letters_after_them_and_a_time_is_no_name(extractor, serv
 def test_an_office_named_alone_is_no_name(extractor, text):
     found = names(extractor, text)
     assert "presidency" not in found and "principal" not in found, found
+
+
+def test_a_titled_name_a_who_clause_is_about_is_a_person(extractor):
+    found = names(extractor, "Every effort appears to have been made to reenforce General Clinch, who commanded the "
+                             "troops then in Florida.")
+    assert found.get("general clinch") == "PERSON", found
