@@ -23,6 +23,7 @@ for _label, _nouns in {
               "priest pope saint missionary theologian explorer inventor model comedian comic dancer "
               "choreographer presenter host broadcaster personality youtuber blogger chef activist revolutionary "
               "leader ruler president senator governor mayor minister congressman congresswoman representative "
+              "dictator tyrant envoy consul ambassador chargé diplomat commissioner "
               "official man woman boy girl person character vocalist frontman lyricist magician illustrator "
               "cartoonist animator voice novelist essayist critic spy criminal murderer superhero villain hero heroine "
               "protagonist member resident native citizen fighter aviator aviatrix ace catcher pitcher quarterback "
@@ -59,7 +60,8 @@ for _label, _nouns in {
                    "franchise programme program miniseries telenovela podcast video",
     "PRODUCT": "car aircraft airplane ship vessel locomotive engine rifle gun tank vehicle motorcycle "
                "computer software console device phone smartphone camera satellite rocket missile "
-               "submarine destroyer cruiser battleship frigate carrier",
+               "submarine destroyer cruiser battleship frigate carrier brig schooner sloop steamship steamer "
+               "steamboat gunboat warship corvette barque yacht",
     "EVENT": "war battle siege campaign election festival tournament championship championships competition "
              "race cup olympics games conference summit revolution uprising rebellion massacre disaster "
              "earthquake hurricane storm treaty ceremony award awards season contest marathon expedition crisis "

@@ -148,7 +148,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
                   "lead singer of", "keyboardist of", "senator from", "representative from", "delegate from",
                   "part-owner of", "partner in", "candidate for", "nominee for"),
     "leads": ("leader of", "head of", "chief of", "commander of", "captain of", "coach of", "manager of",
-              "governor of", "mayor of", "director of", "chairman of", "chair of", "chairwoman of", "ruler of",
+              "governor of", "mayor of", "director of", "chairman of", "chair of", "chairwoman of", "ruler of", "dictator of", "tyrant of",
               "editor of", "principal of", "dean of", "conductor of", "bishop of", "archbishop of", "abbot of",
               "general of", "admiral of", "head coach of", "lord of", "duke of", "earl of", "count of",
               "prince of", "emperor of", "pharaoh of", "sultan of", "chancellor of", "premier of", "speaker of",

@@ -278,3 +278,10 @@ def test_a_titled_name_a_who_clause_is_about_is_a_person(extractor):
     found = names(extractor, "Every effort appears to have been made to reenforce General Clinch, who commanded the "
                              "troops then in Florida.")
     assert found.get("general clinch") == "PERSON", found
+
+
+def test_an_apposition_naming_an_office_types_a_person(extractor):
+    entities, facts = extract(extractor, "About the same time Santa Anna, then the Dictator of Mexico, invaded Texas "
+                                         "with a numerous army.")
+    assert entities["santa anna"].label == "PERSON"  # the tagger says GPE
+    assert ("santa anna", "leads", "mexico") in triples(facts)
