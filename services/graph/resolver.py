@@ -81,6 +81,8 @@ class Resolver:
             # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
             if _listing(prep) or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
                 for obj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
+                    if not _listing(prep) and _of_the_name(obj):
+                        continue  # "the Territory of the United States" is a part of it, not the United States
                     listed += self.refs(obj, depth + 1)
         if listed:
             return listed
@@ -98,6 +100,13 @@ class Resolver:
             ref = self.context.description(tok.lemma_)
             return [ref] if ref else []
         return []
+
+
+def _of_the_name(obj: Any) -> bool:
+    """The "of" names a whole the noun is part of: its name takes "the" ("the Territory of the United States",
+    "the Government of the United States"), where a name the noun is ("the State of Texas", "the Republic of
+    Mexico") takes none."""
+    return any(c.dep_ == "det" and c.lower_ == "the" for c in obj.children)
 
 
 def _listing(prep: Any) -> bool:

@@ -285,3 +285,11 @@ def test_an_apposition_naming_an_office_types_a_person(extractor):
                                          "with a numerous army.")
     assert entities["santa anna"].label == "PERSON"  # the tagger says GPE
     assert ("santa anna", "leads", "mexico") in triples(facts)
+
+
+def test_the_class_of_the_name_is_a_part_of_it_not_the_name(extractor):
+    _, facts = extract(extractor, "The Territory of the United States commonly called the Oregon Territory, lying on "
+                                  "the Pacific Ocean, begins to attract the attention of our fellow-citizens.")
+    assert not [f for f in triples(facts) if f[0] == "united states"], triples(facts)
+    _, facts = extract(extractor, "The Republic of Mexico declared war on the United States.")
+    assert [f for f in triples(facts) if f[0] == "mexico"]  # a name the class noun is keeps its facts
