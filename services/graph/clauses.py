@@ -202,8 +202,8 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                             out += [Triple(s, label, raw, o, anchors) for s in subjects]
             elif child.dep_ in ("prep", "dative") and child.lower_ != "by":
                 label = verb_label(lemma, child.lower_, particle)
-                if lemma == "be" and label == RELATED_TO:
-                    continue
+                if lemma in ("be", "do") and label == RELATED_TO:
+                    continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
                         out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]

@@ -293,3 +293,9 @@ def test_the_class_of_the_name_is_a_part_of_it_not_the_name(extractor):
     assert not [f for f in triples(facts) if f[0] == "united states"], triples(facts)
     _, facts = extract(extractor, "The Republic of Mexico declared war on the United States.")
     assert [f for f in triples(facts) if f[0] == "mexico"]  # a name the class noun is keeps its facts
+
+
+def test_a_verb_standing_for_another_gives_no_fact(extractor):
+    _, facts = extract(extractor, "The port will occupy the same relation to the whole western coast as New Orleans "
+                                  "does to the Mississippi.")
+    assert not [f for f in triples(facts) if f[0] == "new orleans"], triples(facts)
