@@ -96,8 +96,8 @@ def _stop_servers() -> None:
     """Stop this session's embedded servers and remove its data folder."""
     import shutil
 
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     stop_embedded_falkordb(_DATA_DIR)
     stop_embedded_postgres(_DATA_DIR)

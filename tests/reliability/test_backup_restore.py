@@ -131,8 +131,8 @@ def run(services) -> Any:
 
 @pytest.fixture
 def fresh_dir() -> Any:
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     folder = Path(tempfile.mkdtemp(prefix="rag-restore-"))
     yield folder
