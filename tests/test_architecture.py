@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -344,3 +345,29 @@ def test_no_import_runs_back_up_a_layer(layer: str):
     offenders = {k: v for k, v in offenders.items() if v}
     assert not offenders, f"{layer}/ imports a layer above it: {offenders}"
 
+
+# --- Each service sub-package says what it is and what it may import ----------------------------------
+
+_SUBPACKAGES = sorted(p.parent for p in (ROOT / "services").glob("*/__init__.py"))
+
+
+def _declared_imports(docstring: str) -> set[str]:
+    """The units named in backticks after "May import:" in a package docstring."""
+    _, found, declared = docstring.partition("May import:")
+    assert found, "the docstring has no 'May import:' list"
+    names = set(re.findall(r"`(services(?:\.\w+)?)`", declared))
+    assert names, "the 'May import:' list names no unit"
+    return names
+
+
+@pytest.mark.parametrize("package", _SUBPACKAGES, ids=lambda p: p.name)
+def test_each_service_subpackage_says_what_it_is_and_may_import(package: Path):
+    """A paragraph on what lives there, and a "May import:" list that its modules keep to."""
+    docstring = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+    what = docstring.partition("May import:")[0]
+    assert len(what.split()) >= 25, f"services/{package.name}/__init__.py needs a paragraph on what lives there"
+    declared = _declared_imports(docstring)
+    assert all(_project_module(name) for name in declared), f"unknown units in {sorted(declared)}"
+    used = _unit_graph().get(f"services.{package.name}", set())
+    undeclared = sorted(used - declared)
+    assert not undeclared, f"services/{package.name} imports {undeclared}, not in its docstring's 'May import:'"
