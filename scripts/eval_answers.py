@@ -93,8 +93,8 @@ def main() -> int:
     from scripts.eval_retrieval import COLLECTION, ROOT, SPLITS, ingest
     from services.container import build_services
     from services.settings import Settings
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "hotpotqa-100")

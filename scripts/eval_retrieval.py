@@ -35,8 +35,8 @@ from services.ingest.pipeline import IngestRequest  # noqa: E402
 from services.ingest.sources import text_source  # noqa: E402
 from services.retrieval.retriever import GraphAwareRetriever  # noqa: E402
 from services.settings import Settings  # noqa: E402
+from services.stores.embedded_postgres import stop_embedded_postgres  # noqa: E402
 from services.stores.graph_store import stop_embedded_falkordb  # noqa: E402
-from services.stores.postgres import stop_embedded_postgres  # noqa: E402
 
 KS = (2, 5)
 COLLECTION = "hotpotqa"

@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     dump = subprocess.run([str(pg_bin / "pg_dump"), "-h", sockets, "-p", port, "-U", "postgres", "--no-owner",
                            "--no-privileges", "postgres"], capture_output=True, check=True, timeout=600).stdout
     sys.path.insert(0, str(ROOT))
-    from services.stores.postgres import stop_embedded_postgres
+    from services.stores.embedded_postgres import stop_embedded_postgres
 
     stop_embedded_postgres(data)
 

@@ -32,7 +32,35 @@ for _var in ("DATABASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_URI", "
              "RAG_DATABASE_URL"):
     os.environ.pop(_var, None)
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+# The shared corpora beside the checkout; RAG_TEST_SHARED_DATA points elsewhere (tests/test_shared_data_guard.py).
+SHARED = Path(os.environ.get("RAG_TEST_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
+# Tests that read ../shared/data skip without it, or run narrower, and the run's summary line says how many;
+# under CI=true (the environment variable) they fail instead, so a CI run cannot pass without them.
+SHARED_MISSING = "needs ../shared/data"
+_ran_narrower: list[str] = []  # tests that ran without the parts that need ../shared/data
+
+
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def without_shared_data(what: str, *, skip: bool = True) -> None:
+    """``what`` needs ../shared/data, which is missing: fail under CI=true; else skip the test, or (``skip=False``)
+    note that it runs without those parts. Either way the summary line counts it."""
+    message = f"{what} {SHARED_MISSING} ({SHARED} is missing)"
+    if running_in_ci():
+        pytest.fail(f"{message}; CI=true requires it: put the shared data beside the checkout", pytrace=False)
+    if skip:
+        pytest.skip(message)
+    _ran_narrower.append(what)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Count, in the final summary line, the tests that skipped or ran narrower without ../shared/data."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if SHARED_MISSING in str(r.longrepr)]
+    missing = [*skipped, *_ran_narrower]
+    if missing:
+        terminalreporter.stats["without ../shared/data (CI=true fails them)"] = missing
 
 
 _external: list = []  # the servers started for --stores=external, stopped at the end of the session
@@ -96,8 +124,8 @@ def _stop_servers() -> None:
     """Stop this session's embedded servers and remove its data folder."""
     import shutil
 
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     stop_embedded_falkordb(_DATA_DIR)
     stop_embedded_postgres(_DATA_DIR)
@@ -129,5 +157,5 @@ def zorbex_and_distractors(services) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED.is_dir():
-        pytest.skip("../shared/data is not beside this checkout")
+        without_shared_data("this test")
     return SHARED

@@ -2,6 +2,8 @@
 
 - services never import the UI; components never import pages;
 - the service sub-packages import one another one way only (no import circles between units);
+- no import circle between any two modules of the project (imports inside functions count too), and
+  no import that runs back up a layer (pages -> components -> services; cli and mcp_server over services);
 - nothing imports Streamlit's private ``streamlit.runtime``;
 - every page file only defines ``render()`` and ends with ``serve(render)`` (the gate cannot be skipped).
 """
@@ -9,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -247,3 +250,124 @@ def test_the_any_collaborator_check_finds_them(tmp_path: Path):
     sample = tmp_path / "svc.py"
     sample.write_text("class S:\n    def __init__(self, *, graph: Any | None, llm: LLM, **kw: Any) -> None: ...\n")
     assert _any_collaborators(sample) == ["S(graph: Any | None)"]
+
+
+# --- Import circles between modules, and imports up a layer ---------------------------------------
+
+_PACKAGES = ("services", "components", "pages", "cli", "mcp_server")
+
+# Circles between modules that are known and accepted, each with its reason. Empty: there are none.
+_ALLOWED_MODULE_CIRCLES: list[list[str]] = []
+
+
+def _module_name(path: Path, root: Path = ROOT) -> str:
+    return ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _project_module(dotted: str, root: Path = ROOT) -> str | None:
+    """``dotted`` if it names a module or package under ``root``, else None."""
+    base = root / Path(*dotted.split("."))
+    return dotted if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file() else None
+
+
+def _module_imports(path: Path, root: Path = ROOT) -> set[str]:
+    """The project modules a file imports, at module level or inside functions (``TYPE_CHECKING`` blocks
+    left out: they never run). ``from a.b import c`` counts as a.b.c when c is a module, else as a.b;
+    relative imports are resolved against the file's package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skip = {id(n) for top in ast.walk(tree) if isinstance(top, ast.If) and "TYPE_CHECKING" in ast.unparse(top.test)
+            for n in ast.walk(top)}
+    package = _module_name(path, root).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package[: len(package) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            names = [f"{base}.{alias.name}" if _project_module(f"{base}.{alias.name}", root) else base
+                     for alias in node.names]
+        else:
+            continue
+        found.update(m for m in (_project_module(name, root) for name in names) if m)
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for folder in _PACKAGES:
+        for path in _py_files(folder):
+            src = _module_name(path)
+            edges[src] = {dst for dst in _module_imports(path) if dst != src}
+    return edges
+
+
+def test_the_module_walker_sees_function_level_and_relative_imports(tmp_path: Path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    for name in ("__init__.py", "a.py", "b.py", "c.py", "sub/__init__.py", "sub/d.py"):
+        (pkg / name).write_text("", encoding="utf-8")
+    (pkg / "a.py").write_text(
+        "import os\nfrom typing import TYPE_CHECKING\nfrom pkg.b import thing\nif TYPE_CHECKING:\n"
+        "    import pkg.c\ndef f():\n    from .sub import d\n    from pkg import sub\n", encoding="utf-8")
+    (pkg / "sub" / "d.py").write_text("from ..c import x\n", encoding="utf-8")
+    assert _module_imports(pkg / "a.py", tmp_path) == {"pkg.b", "pkg.sub.d", "pkg.sub"}
+    assert _module_imports(pkg / "sub" / "d.py", tmp_path) == {"pkg.c"}
+
+
+def test_no_import_circles_between_modules():
+    """Every import, at module level or inside a function, runs one way between the project's modules."""
+    edges = _module_graph()
+    assert sum(map(len, edges.values())) > 100, "the module walker found too few imports"
+    circles = [c for c in _cycles(edges) if c not in _ALLOWED_MODULE_CIRCLES]
+    assert circles == [], f"import circles between modules: {circles}"
+
+
+# Which top-level packages each layer may not import (the layers run pages -> components -> services;
+# cli and mcp_server are adapters over services, and the MCP server does not borrow from the CLI).
+_UP_A_LAYER = {
+    "services": {"streamlit", "components", "pages", "cli", "mcp_server"},
+    "components": {"pages", "cli", "mcp_server"},
+    "cli": {"streamlit", "components", "pages"},
+    "mcp_server": {"streamlit", "components", "pages", "cli"},
+}
+
+
+@pytest.mark.parametrize("layer", sorted(_UP_A_LAYER))
+def test_no_import_runs_back_up_a_layer(layer: str):
+    offenders = {_rel(p): sorted(_imported_roots(p) & _UP_A_LAYER[layer]) for p in _py_files(layer)}
+    offenders = {k: v for k, v in offenders.items() if v}
+    assert not offenders, f"{layer}/ imports a layer above it: {offenders}"
+
+
+# --- Each service sub-package says what it is and what it may import ----------------------------------
+
+_SUBPACKAGES = sorted(p.parent for p in (ROOT / "services").glob("*/__init__.py"))
+
+
+def _declared_imports(docstring: str) -> set[str]:
+    """The units named in backticks after "May import:" in a package docstring."""
+    _, found, declared = docstring.partition("May import:")
+    assert found, "the docstring has no 'May import:' list"
+    names = set(re.findall(r"`(services(?:\.\w+)?)`", declared))
+    assert names, "the 'May import:' list names no unit"
+    return names
+
+
+@pytest.mark.parametrize("package", _SUBPACKAGES, ids=lambda p: p.name)
+def test_each_service_subpackage_says_what_it_is_and_may_import(package: Path):
+    """A paragraph on what lives there, and a "May import:" list that its modules keep to."""
+    docstring = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+    what = docstring.partition("May import:")[0]
+    assert len(what.split()) >= 25, f"services/{package.name}/__init__.py needs a paragraph on what lives there"
+    declared = _declared_imports(docstring)
+    assert all(_project_module(name) for name in declared), f"unknown units in {sorted(declared)}"
+    used = _unit_graph().get(f"services.{package.name}", set())
+    undeclared = sorted(used - declared)
+    assert not undeclared, f"services/{package.name} imports {undeclared}, not in its docstring's 'May import:'"

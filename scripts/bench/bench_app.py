@@ -183,8 +183,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from scripts.bench.app_driver import CHROMIUM, CHROMIUM_ARGS, App, LoopbackGuard, free_port
     from services.settings import get_settings
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     guard, log = LoopbackGuard(), folder / "streamlit.log"
     app = App(free_port(), log)

@@ -56,8 +56,8 @@ def fresh_data_dir(prefix: str) -> Path:
 
 def stop_stores(folder: Path) -> None:
     """Stop the embedded PostgreSQL and FalkorDB started in ``folder`` and delete it."""
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     stop_embedded_falkordb(folder)
     stop_embedded_postgres(folder)

@@ -9,21 +9,19 @@ memory for a dedicated server; the embedded one shares the machine with the app,
 
 Only a server on initdb's value is changed: one whose ``shared_buffers`` someone set is left as set.
 ``ALTER SYSTEM`` keeps the setting in the data folder; it takes effect when the server starts. A server
-this process has just created is restarted at once (nothing else can be connected yet); one found running
-(other processes may be using it) gets the setting at its next start. Sizing is an optimisation: if it
-cannot be read or set, the server runs on as it is (a warning is logged); a restart that fails is an error.
+this process has just created is restarted at once by its starter (:mod:`services.stores.embedded_postgres`;
+nothing else can be connected yet); one found running (other processes may be using it) gets the setting
+at its next start. Sizing is an optimisation: if it cannot be read or set, the server runs on as it is (a
+warning is logged); a restart that fails is an error. This module runs no server command itself.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
-
-from services.stores.postgres import pg_ctl_as_owner
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +50,9 @@ def buffers(conn: Connection) -> tuple[int, str | None]:
     return int(now) // MB, configured
 
 
-def size_shared_buffers(url: str, pgdata: Path, *, created: bool) -> bool:
-    """Set ``shared_buffers`` on the embedded server at ``url`` (restarting it if ``created``); True if changed."""
+def size_shared_buffers(url: str, *, created: bool) -> bool:
+    """Set ``shared_buffers`` on the embedded server at ``url``; True if changed (a server just ``created``
+    needs a restart for it to take effect now, one found running gets it at its next start)."""
     wanted = shared_buffers_mb()
     engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
     try:
@@ -67,14 +66,6 @@ def size_shared_buffers(url: str, pgdata: Path, *, created: bool) -> bool:
         return False
     finally:
         engine.dispose()
-    if created:
-        restart_embedded_postgres(pgdata)
-    else:
+    if not created:
         log.info("shared_buffers %d MB -> %d MB at the embedded server's next start", current, wanted)
     return True
-
-
-def restart_embedded_postgres(pgdata: Path) -> None:
-    """Restart the server in ``pgdata`` with the options it was started with (same socket)."""
-    # -l as pgserver starts it: the server's output goes to its log, not to pg_ctl's captured output.
-    pg_ctl_as_owner(pgdata, ["-m", "fast", "-w", "-l", str(pgdata / "log"), "restart"])

@@ -20,8 +20,9 @@ import sqlalchemy as sa
 from services.errors import InUse
 from services.redaction import mask_url
 from services.settings import Settings
+from services.stores.embedded_postgres import stop_embedded_postgres
 from services.stores.graph_store import ping_socket, stop_embedded_falkordb
-from services.stores.postgres import application_name, stop_embedded_postgres, workbench_processes
+from services.stores.postgres import application_name, workbench_processes
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from cli.output import to_jsonable
 from services.backup.format import MEMBERS, REPRODUCTION_SETTINGS
 from services.ingest.requests import files_request
-from tests.conftest import SHARED
+from tests.conftest import SHARED, without_shared_data
 from tests.reliability.backup_snapshot import snapshot
 from tests.utils.stories import make_acme
 
@@ -68,6 +68,8 @@ def error_line(proc: subprocess.CompletedProcess, code: int) -> str:
 
 @pytest.fixture(scope="module")
 def corpus(services) -> Any:
+    if not SHARED.is_dir():
+        without_shared_data("the two flowchart .docx files of the backup", skip=False)
     name = make_acme(services)
     if SHARED.is_dir():
         files = [(n, (SHARED / "flowchart-docx" / n).read_bytes()) for n in DOCX]
@@ -131,8 +133,8 @@ def run(services) -> Any:
 
 @pytest.fixture
 def fresh_dir() -> Any:
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     folder = Path(tempfile.mkdtemp(prefix="rag-restore-"))
     yield folder

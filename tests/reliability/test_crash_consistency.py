@@ -129,8 +129,8 @@ def _kill_stores(data_dir: Path) -> int:
 @pytest.mark.parametrize("seed", range(SERVER_KILLS))
 def test_kill_ingest_and_stores_then_restart(seed, corpus, reference, tmp_path_factory):
     """The stores die with the ingest (as in a power cut); a fresh process brings them back and completes."""
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     rng = random.Random(1000 + seed)
     data_dir = Path(tmp_path_factory.mktemp(f"crash-stores-{seed}"))

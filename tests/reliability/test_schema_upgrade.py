@@ -45,7 +45,7 @@ def _restore_dump(folder: Path) -> str:
     """A fresh embedded PostgreSQL in ``folder`` with the release's dump loaded; its SQLAlchemy URL."""
     import pgserver
 
-    from services.stores.postgres import start_embedded_postgres
+    from services.stores.embedded_postgres import start_embedded_postgres
 
     url = start_embedded_postgres(folder)
     lines = (folder / "pg" / "postmaster.pid").read_text().splitlines()
@@ -110,8 +110,8 @@ def release_folder():
     folder = Path(tempfile.mkdtemp(prefix="rag-upg-"))
     shutil.copytree(FIXTURE / "falkordb", folder / "falkordb")
     yield folder
+    from services.stores.embedded_postgres import stop_embedded_postgres
     from services.stores.graph_store import stop_embedded_falkordb
-    from services.stores.postgres import stop_embedded_postgres
 
     stop_embedded_falkordb(folder)
     stop_embedded_postgres(folder)

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from services.stores.embedded_memory import MB, buffers, restart_embedded_postgres, shared_buffers_mb
-from services.stores.postgres import stop_embedded_postgres
+from services.stores.embedded_memory import MB, buffers, shared_buffers_mb
+from services.stores.embedded_postgres import restart_embedded_postgres, stop_embedded_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 START = """
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from services.stores.postgres import start_embedded_postgres
+from services.stores.embedded_postgres import start_embedded_postgres
 print(start_embedded_postgres(Path({folder!r})))
 """
 

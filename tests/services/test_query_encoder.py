@@ -14,13 +14,14 @@ import pytest
 
 from services.settings import Settings
 from services.stores.embeddings import DeferredEmbedder, _local_embed_fn, lazy_embedder, local_model_dir, local_query_encoder
-from tests.conftest import SHARED
+from tests.conftest import SHARED, without_shared_data
 from tests.services.test_local_model import TEXTS
 
 
 def _questions(n: int) -> list[str]:
     path = SHARED / "hotpotqa-100" / "questions.json"
     if not path.exists():
+        without_shared_data("the hotpotqa-100 questions", skip=False)
         return []
     return [q["question"] for q in json.loads(path.read_text(encoding="utf-8"))][:n]
 

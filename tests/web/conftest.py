@@ -20,6 +20,7 @@ import pytest
 from services.ingest.pipeline import IngestionService
 from services.settings import Settings
 from services.web.crawl import CrawlService
+from tests.conftest import without_shared_data
 
 
 def loopback_resolver(host: str) -> list[str]:
@@ -88,7 +89,7 @@ def serve_directory(root: Path) -> Iterator[str]:
 def pg_docs_site(shared_data: Path) -> Iterator[str]:
     root = shared_data / "postgresql-docs"
     if not root.is_dir():
-        pytest.skip("postgresql-docs is not in ../shared/data")
+        without_shared_data("the PostgreSQL manual (postgresql-docs)")
     yield from serve_directory(root)
 
 
