@@ -23,7 +23,7 @@ from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, with_conj
 from services.graph.spans import NameSpan, kind
-from services.graph.vocabulary import NATIONALITY, RELATED_TO, TOOK_PART_IN, noun_label, verb_label
+from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
 OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
 RELATIVE = {"who", "which", "that", "whom"}
@@ -122,7 +122,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 span, ref = resolver.by_token[mod.i]
                 raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
-                    out.append(Triple(subject, NATIONALITY, raw, ref, frozenset()))
+                    belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
+                    out.append(Triple(subject, belief, raw, ref, frozenset()))
                 elif span.label == "GPE":  # "a New Zealand cook", "a Chicago band"
                     out.append(Triple(subject, "comes_from", raw, ref, frozenset()))
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
@@ -263,7 +264,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             label = verb_label(verb.lemma_.lower(), top.lower_)
         else:
             prep = next((p for p in path if p.pos_ == "ADP"), None)
-            label = (noun_label(top.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
+            # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor
+            # Party" gives leads for the party, not the minister's label
+            label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
             if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
                 raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
                 out += [Triple(obj, "created", raw, s, anchors) for s in subjects

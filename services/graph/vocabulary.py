@@ -24,10 +24,10 @@ VERBS: dict[str, tuple[str, ...]] = {
     "died_in": ("die in", "die at", "die near", "pass in", "pass away in"),
     "buried_in": ("bury in", "bury at", "inter in", "inter at"),
     "located_in": ("locate in", "locate at", "locate on", "locate within", "situate in", "situate on", "situate at",
-                   "lie in", "lie on", "lie within", "sit in", "sit on", "stand in", "stand on", "find in",
-                   "locate near", "situate near", "lie near"),
+                   "lie in", "lie on", "lie within", "sit in", "sit on", "stand in", "stand on", "find in"),
+    "located_near": ("locate near", "situate near", "lie near", "sit near", "stand near"),
     "headquartered_in": ("headquarter in", "headquarter at"),
-    "based_in": ("base in", "base at", "base on", "operate in", "operate from"),
+    "based_in": ("base in", "base at", "operate in", "operate from"),  # "based on" a novel: influenced_by
     "comes_from": ("come from", "hail from", "originate in", "originate from"),
     "lives_in": ("live in", "live at", "reside in", "reside at", "settle in", "grow up in", "raise in"),
     "moved_to": ("transport to", "deport to", "exile to", "send to", "move to", "relocate to", "emigrate to",
@@ -210,11 +210,16 @@ ARGUMENT_KINDS: dict[str, tuple[str | None, str | None]] = {
 
 # Adjectival nationality ("an American actor"): the NORP names where the subject comes from.
 NATIONALITY = "nationality"
+RELIGION = "religion"  # a faith the text gives as an adjective ("an evangelical Christian institution")
+FAITHS = {"christian", "catholic", "roman catholic", "protestant", "anglican", "baptist", "methodist", "lutheran",
+          "presbyterian", "evangelical", "orthodox", "muslim", "islamic", "sunni", "shia", "shiite", "jewish",
+          "hindu", "buddhist", "sikh", "jain", "mormon", "quaker", "episcopal", "episcopalian", "pentecostal",
+          "calvinist", "zoroastrian", "taoist", "confucian", "shinto", "adventist", "mennonite", "amish"}
 INSTANCE_OF = "instance_of"  # a topic's class, when the text relates it to no named thing
 TOOK_PART_IN = "took_part_in"  # an event that modifies the subject's class ("a World War I flying ace")
 # A subject's stated class ("X is a band") gives no fact; it types the subject (see classes.CLASS_TYPES).
 
-LABELS: tuple[str, ...] = tuple(sorted({*VERBS, *NOUNS, NATIONALITY, TOOK_PART_IN, INSTANCE_OF, RELATED_TO}))
+LABELS: tuple[str, ...] = tuple(sorted({*VERBS, *NOUNS, NATIONALITY, RELIGION, TOOK_PART_IN, INSTANCE_OF, RELATED_TO}))
 
 _VERB_INDEX: dict[str, str] = {}
 for _label, _triggers in VERBS.items():

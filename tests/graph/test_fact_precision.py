@@ -299,3 +299,19 @@ def test_a_verb_standing_for_another_gives_no_fact(extractor):
     _, facts = extract(extractor, "The port will occupy the same relation to the whole western coast as New Orleans "
                                   "does to the Mississippi.")
     assert not [f for f in triples(facts) if f[0] == "new orleans"], triples(facts)
+
+
+@pytest.mark.parametrize(("text", "topic", "fact"), [
+    ("It is based on the television series The Dukes of Hazzard.", "The Dukes of Hazzard II",
+     ("dukes of hazzard ii", "influenced_by", "dukes of hazzard")),
+    ("Located in Rancho Cordova near Sacramento, NCT controls airspace over 19000 square miles.", "NorCal TRACON",
+     ("nct", "located_near", "sacramento")),
+    ("Bethel University is an evangelical Christian higher education institution.", "Bethel University",
+     ("bethel university", "religion", "christian")),
+    ("Paul John Keating is an Australian politician who was the 24th Prime Minister of Australia and the Leader of "
+     "the Labor Party from 1991 to 1996.", "Paul Keating", ("paul john keating", "leads", "labor party")),
+])
+def test_the_label_says_what_the_phrase_says(extractor, text, topic, fact):
+    _, facts = extract(extractor, text, topic=topic)
+    found = triples(facts)
+    assert fact in found, found
