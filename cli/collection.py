@@ -9,6 +9,7 @@ import click
 from cli.context import get_services
 from cli.errors import parse_json
 from cli.output import emit, json_option, table, to_jsonable
+from services.authz.principal import Principal
 from services.metadata_schema import schema_from_fields
 
 
@@ -128,6 +129,6 @@ def delete(name: str, yes: bool, as_json: bool) -> None:
     coll = svc.collections.get(name)
     if not yes:
         click.confirm(f"Delete {coll.name!r} and its {coll.document_count} documents?", abort=True, err=True)
-    gone = svc.collections.delete(coll.name)
+    gone = svc.scope(Principal.operator()).delete_collection(coll.name)
     emit({"collection": coll.name, "documents_deleted": gone}, as_json,
          lambda: click.echo(f"Deleted {coll.name!r} ({gone} documents removed)."))

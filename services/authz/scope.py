@@ -12,6 +12,7 @@ nothing is cached between principals.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -180,11 +181,14 @@ class Scope:
         return self.services.curation.history(self.collection(collection).name, limit)
 
     # -- writes ----------------------------------------------------------------------------------------
-    def ingest(self, request: IngestRequest, *, wait: bool = False) -> Any:
-        """Run (``wait``) or submit an ingest; the editor's right in the target collection."""
+    def ingest(self, request: IngestRequest, *, wait: bool = False,
+               on_progress: Callable[[dict[str, Any]], None] | None = None) -> Any:
+        """Run (``wait``, an IngestResult) or submit (a job id) an ingest: the editor's right in the collection."""
         self.collection(request.collection, "editor", "ingest into")
         self._audit(f"document.{request.mode}", request.collection, kind=request.kind, files=len(request.items))
-        return self.services.ingestion.run(request) if wait else self.services.ingestion.submit(request)
+        if wait:
+            return self.services.ingestion.run(request, on_progress)
+        return self.services.ingestion.submit(request)
 
     def rebuild_graph(self, collection: str, document_ids: list[int] | None = None, *, wait: bool = False) -> int:
         self.collection(collection, "editor", "rebuild the graph of")
