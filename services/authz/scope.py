@@ -16,13 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+
 from services.authz.principal import Need, Principal, role_allows
 from services.authz.service import AccessService
 from services.errors import Forbidden, NotFound
 
 if TYPE_CHECKING:
     from services.backup.format import BackupResult, RestoreResult
-    from services.collections import Collection
+    from services.collections import Collection, CollectionService
     from services.container import Services
     from services.documents import DocumentSummary, DocumentView
     from services.graph.edit_log import GraphEdit
@@ -142,14 +144,17 @@ class Scope:
         ask = self.services.ask.of(conversations=self.conversations(), memory=self.memory())
         return ask.ask(question, collections=scope, conversation_id=conversation_id, **kw)
 
-    def documents(self, collection: str, **kw: Any) -> list[DocumentSummary]:
-        coll = self.collection(collection)
+    def documents(self, collection: str | None, **kw: Any) -> list[DocumentSummary]:
+        """Documents of one collection, or (None) of every readable one; each lists only readable collections.
+        (Across collections a user's page may hold fewer than ``limit`` rows: others' are left out.)"""
+        cid = self.collection(collection).id if collection else None
         ids = self.access.readable_ids(self.who)
-        docs = self.services.documents.list(collection_id=coll.id, **kw)
+        docs = self.services.documents.list(collection_id=cid, **kw)
         if ids is None:
             return docs
         names = {c.name for c in self.services.collections.list() if c.id in ids}
-        return [dataclasses.replace(d, collections=[n for n in d.collections if n in names]) for d in docs]
+        return [dataclasses.replace(d, collections=[n for n in d.collections if n in names])
+                for d in docs if names.intersection(d.collections)]
 
     def document(self, document_id: int, *, with_chunks: bool = True) -> DocumentView:
         summary = self._document(document_id, "viewer", "read")
@@ -197,6 +202,40 @@ class Scope:
         self._audit("graph.rebuild", collection, documents=document_ids)
         return self.services.ingestion.submit_graph_rebuild(collection, document_ids, wait=wait)
 
+    def editing(self, collection: str, what: str = "collection.edit") -> CollectionService:
+        """The collection service, once ``who`` is found an editor of ``collection`` (description and schema
+        changes); the change is recorded in the audit log."""
+        self.collection(collection, "editor", "edit")
+        self._audit(what, collection)
+        return self.services.collections
+
+    def link(self, document_id: int, collection: str) -> Collection:
+        self._document(document_id, "viewer", "read")
+        self.collection(collection, "editor", "add documents to")
+        coll = self.services.collections.link(document_id, collection)
+        self._audit("document.link", collection, document_id=document_id)
+        return coll
+
+    def crawl(self, request: Any) -> Any:
+        """A web ingest (services.web.crawl.CrawlRequest) into a collection ``who`` edits."""
+        self.collection(request.collection, "editor", "ingest into")
+        self._audit("document.crawl", request.collection, url=request.url, mode=request.mode)
+        return self.services.crawler.run(request)
+
+    def resume_crawl(self, crawl_id: int) -> Any:
+        with self.services.engine.connect() as conn:
+            name = conn.execute(sa.text("SELECT c.name FROM crawls cr JOIN collections c ON c.id = cr.collection_id "
+                                        "WHERE cr.id = :id"), {"id": crawl_id}).scalar_one_or_none()
+        if name is None and not self.who.unrestricted:
+            raise Forbidden(f"No crawl {crawl_id} you may resume.")
+        if name is not None:
+            self.collection(name, "editor", "ingest into")
+            self._audit("document.crawl", name, crawl_id=crawl_id)
+        return self.services.crawler.resume(crawl_id)
+
+    def curation(self) -> ScopedCuration:
+        return ScopedCuration(self)
+
     def update_metadata(self, document_id: int, changes: dict[str, Any], **kw: Any) -> DocumentSummary:
         self._document(document_id, "editor", "edit")
         out = self.services.documents.update_metadata(document_id, changes, **kw)
@@ -213,8 +252,8 @@ class Scope:
         if kind not in GRAPH_EDITS:
             raise ValueError(f"not a graph edit: {kind}")
         self.collection(collection, "editor", "edit the graph of")
-        if kind not in ("import_json",):
-            kw.setdefault("author", self.who.name)
+        if kind != "import_json" and (self.who.kind != "operator" or "author" not in kw):
+            kw["author"] = self.who.name  # a user's edits carry their name, whatever author they give
         out = getattr(self.services.curation, kind)(collection, *args, **kw)
         self._audit(f"graph.{kind}", collection, args=[str(a)[:200] for a in args])
         return out
@@ -242,3 +281,24 @@ class Scope:
 
     def memory(self) -> MemoryService:
         return self.services.memory.of(self.who.owner_key)
+
+
+class ScopedCuration:
+    """The curation service's methods as ``scope.who`` may call them: edits need the editor role (and are
+    audited), reads (suggestions, history, export) the viewer role."""
+
+    READS = frozenset({"suggestions", "history", "export"})
+
+    def __init__(self, scope: Scope) -> None:
+        self._scope = scope
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        scope = self._scope
+        if name in GRAPH_EDITS:
+            return lambda collection, *args, **kw: scope.graph_edit(name, collection, *args, **kw)
+        if name in self.READS:
+            def read(collection: str, *args: Any, **kw: Any) -> Any:
+                scope.collection(collection)
+                return getattr(scope.services.curation, name)(collection, *args, **kw)
+            return read
+        raise AttributeError(name)
