@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from services.authz.principal import Principal
 from services.authz.scope import Scope
 from services.authz.service import AccessService
+from services.authz.view import ScopedServices
 from services.collections import CollectionService
 from services.documents import DocumentService
 from services.errors import ConfigError
@@ -79,6 +80,10 @@ class Services:
     def scope(self, who: Principal) -> Scope:
         """The services as ``who`` may use them: every operation checked (services/authz/scope.py)."""
         return Scope(self, self.access, who)
+
+    def view(self, who: Principal) -> ScopedServices:
+        """These services with the attribute names the pages use, every call checked for ``who``."""
+        return ScopedServices(self, self.scope(who))
 
     @cached_property
     def curation(self) -> CurationService:

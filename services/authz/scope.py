@@ -216,13 +216,14 @@ class Scope:
         self._audit("document.link", collection, document_id=document_id)
         return coll
 
-    def crawl(self, request: Any) -> Any:
-        """A web ingest (services.web.crawl.CrawlRequest) into a collection ``who`` edits."""
+    def crawl(self, request: Any, *, wait: bool = True) -> Any:
+        """A web ingest (services.web.crawl.CrawlRequest) into a collection ``who`` edits: run to its end
+        (``wait``) or submitted as a background job (its id)."""
         self.collection(request.collection, "editor", "ingest into")
         self._audit("document.crawl", request.collection, url=request.url, mode=request.mode)
-        return self.services.crawler.run(request)
+        return self.services.crawler.run(request) if wait else self.services.crawler.submit(request)
 
-    def resume_crawl(self, crawl_id: int) -> Any:
+    def resume_crawl(self, crawl_id: int, *, wait: bool = True) -> Any:
         with self.services.engine.connect() as conn:
             name = conn.execute(sa.text("SELECT c.name FROM crawls cr JOIN collections c ON c.id = cr.collection_id "
                                         "WHERE cr.id = :id"), {"id": crawl_id}).scalar_one_or_none()
@@ -231,7 +232,9 @@ class Scope:
         if name is not None:
             self.collection(name, "editor", "ingest into")
             self._audit("document.crawl", name, crawl_id=crawl_id)
-        return self.services.crawler.resume(crawl_id)
+        if wait:
+            return self.services.crawler.resume(crawl_id)
+        return self.services.crawler.submit_resume(crawl_id)
 
     def curation(self) -> ScopedCuration:
         return ScopedCuration(self)
