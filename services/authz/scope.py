@@ -299,6 +299,14 @@ class ScopedCuration:
         scope = self._scope
         if name in GRAPH_EDITS:
             return lambda collection, *args, **kw: scope.graph_edit(name, collection, *args, **kw)
+        if name == "merge_keys":  # the Graph page merges by collection id
+            def merge_keys(collection_id: int, keys: list[str], **kw: Any) -> Any:
+                coll = scope.services.collections.get(collection_id)
+                scope.collection(coll.name, "editor", "edit the graph of")
+                kw["author"] = scope.who.name
+                scope._audit("graph.merge", coll.name, args=keys[:20])
+                return scope.services.curation.merge_keys(collection_id, keys, **kw)
+            return merge_keys
         if name in self.READS:
             def read(collection: str, *args: Any, **kw: Any) -> Any:
                 scope.collection(collection)

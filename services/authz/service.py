@@ -148,22 +148,25 @@ class AccessService:
             raise NotFound(f"No collection named {collection!r}.")
         return int(cid)
 
+    def _owned(self, conn: Connection, collection: str, by: Principal) -> int:
+        """The collection's id when ``by`` owns it (or is an admin); Forbidden otherwise."""
+        cid = self._collection_id(conn, collection)
+        if not role_allows(self.role(by, cid, conn), "owner"):
+            raise Forbidden(f"{by.name} may not change access to {collection!r}: only its owner or an admin may.")
+        return cid
+
     def grant(self, user: str, collection: str, role: str, *, by: Principal) -> None:
         """Give ``user`` a role in a collection (replacing the one they had); an owner's or an admin's act."""
         if role not in ROLES:
             raise ValidationFailed(f"A role is one of {', '.join(ROLES)}, not {role!r}.")
         with self.engine.begin() as conn:
-            cid = self._collection_id(conn, collection)
-            if not role_allows(self.role(by, cid, conn), "owner"):
-                raise Forbidden(f"{by.name} may not grant access to {collection!r}: only its owner or an admin may.")
+            cid = self._owned(conn, collection, by)
             store.put_grant(conn, self._user(conn, user).id, cid, role)
             store.record(conn, by.name, "access.grant", collection, {"user": user, "role": role})
 
     def revoke(self, user: str, collection: str, *, by: Principal) -> bool:
         with self.engine.begin() as conn:
-            cid = self._collection_id(conn, collection)
-            if not role_allows(self.role(by, cid, conn), "owner"):
-                raise Forbidden(f"{by.name} may not change access to {collection!r}: only its owner or an admin may.")
+            cid = self._owned(conn, collection, by)
             dropped = store.drop_grant(conn, self._user(conn, user).id, cid)
             store.record(conn, by.name, "access.revoke", collection, {"user": user, "had_grant": dropped})
         return dropped
@@ -171,9 +174,7 @@ class AccessService:
     def set_anonymous(self, collection: str, readable: bool, *, by: Principal) -> None:
         """Let anonymous visitors read a collection (the demo case), or stop them."""
         with self.engine.begin() as conn:
-            cid = self._collection_id(conn, collection)
-            if not role_allows(self.role(by, cid, conn), "owner"):
-                raise Forbidden(f"{by.name} may not change access to {collection!r}: only its owner or an admin may.")
+            cid = self._owned(conn, collection, by)
             store.set_anonymous(conn, cid, readable)
             store.record(conn, by.name, "access.anonymous", collection, {"readable": readable})
 

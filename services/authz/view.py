@@ -161,6 +161,14 @@ class GraphReads(_Part):
     def counts(self, collection_ids: list[int]) -> Any:
         return self._graph().counts(self._names(collection_ids))
 
+    def relation_types(self, collection_ids: list[int], limit: int = 100) -> Any:
+        return self._graph().relation_types(self._names(collection_ids), limit)
+
+    def stamp(self, collection_id: int) -> str:
+        """The graph's version (the Graph page's cache key): checked first, so a cached overview of a
+        collection is only reached by someone who may read it."""
+        return str(self._graph().stamp(self._names([collection_id])[0]))
+
     def _graph(self) -> Any:
         return self.scope.services.lookup.require_graph()
 

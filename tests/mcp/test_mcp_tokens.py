@@ -6,19 +6,17 @@ from __future__ import annotations
 import socket
 import threading
 import time
-import uuid
 from typing import Any
 
 import anyio
 import httpx
 import pytest
-import sqlalchemy as sa
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from services.authz.principal import Principal
-from services.ingest.requests import text_request
 from tests.mcp.conftest import error_text, ok
+from tests.utils.access import make_two_teams, remove_two_teams
 
 
 def free_port() -> int:
@@ -51,26 +49,14 @@ def http_server(mcp_server, services):
 
 @pytest.fixture(scope="module")
 def two_users(services):
-    suffix = uuid.uuid4().hex[:6]
+    team = make_two_teams(services, "mcp", (("Harbour", "The harbour of Porto ships cork and wine."),
+                                            ("Mine", "The Kiruna mine produces iron ore pellets.")))
     op = Principal.operator()
-    a, b = f"mcp-a-{suffix}", f"mcp-b-{suffix}"
-    for name in (a, b):
-        services.collections.create(name=name, description="MCP access test.")
-    services.ingestion.run(text_request(a, title="Harbour", text="The harbour of Porto ships cork and wine."))
-    services.ingestion.run(text_request(b, title="Mine", text="The Kiruna mine produces iron ore pellets."))
-    ann, ben = f"ann-{suffix}", f"ben-{suffix}"
-    services.access.add_user(ann, None, by=op)
-    services.access.add_user(ben, None, by=op)
-    services.access.grant(ann, a, "editor", by=op)
-    services.access.grant(ben, b, "viewer", by=op)
-    tokens = {who: services.access.create_token(who, by=op) for who in (ann, ben)}
     try:
-        yield {"a": a, "b": b, "ann": tokens[ann], "ben": tokens[ben]}
+        yield {**team, "ann_token": services.access.create_token(team["ann"], by=op),
+               "ben_token": services.access.create_token(team["ben"], by=op)}
     finally:
-        with services.engine.begin() as conn:
-            conn.execute(sa.text("DELETE FROM app_users WHERE name LIKE :p"), {"p": f"%-{suffix}"})
-        for name in (a, b):
-            services.collections.delete(name)
+        remove_two_teams(services, team)
 
 
 def call(url: str, token: str | None, scenario: Any) -> Any:
@@ -109,11 +95,9 @@ def test_each_token_acts_as_its_user(http_server, two_users, services) -> None:
         answer = ok(await client.call_tool("ask", {"question": "What does the harbour of Porto ship?"}))
         assert "Porto" not in str(answer["sources"]) and "cork" not in answer["answer"]["text"]
 
-    call(http_server, two_users["ann"][1], as_ann)
-    call(http_server, two_users["ben"][1], as_ben)
-    audit = services.access.audit(by=Principal.operator(), limit=50, actor=next(
-        u for u in (r["name"] for r in services.access.users(by=Principal.operator())) if u.startswith("ann-")
-        and u.endswith(a[-6:])))
+    call(http_server, two_users["ann_token"][1], as_ann)
+    call(http_server, two_users["ben_token"][1], as_ben)
+    audit = services.access.audit(by=Principal.operator(), limit=50, actor=two_users["ann"])
     assert ("document.ingest", a) in [(r["action"], r["target"]) for r in audit]
 
 
@@ -128,7 +112,7 @@ def test_unknown_and_revoked_tokens_are_refused(http_server, two_users, services
 
     assert status(None) == 401  # users exist: a token is needed
     assert status("rmw_not-a-token") == 401
-    token_id, token = services.access.create_token(two_users["a"].replace("mcp-a-", "ann-"), by=Principal.operator())
+    token_id, token = services.access.create_token(two_users["ann"], by=Principal.operator())
     assert status(token) == 200
     services.access.revoke_token(token_id, by=Principal.operator())
     assert status(token) == 401
