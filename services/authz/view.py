@@ -229,6 +229,10 @@ class ScopedServices:
         """``who``'s role in a collection (owner for admins), for pages deciding which controls to draw."""
         return self.scope.my_role(collection)
 
+    def audit(self, limit: int = 200) -> builtins.list[dict[str, Any]]:
+        """The audit log, newest first: an admin's read (Forbidden for anyone else)."""
+        return self.scope.access.audit(by=self.who, limit=limit)
+
     def health(self) -> dict[str, Any]:
         return self._services.health()
 
