@@ -39,7 +39,7 @@ def group() -> None:
 def create(name: str, description: str, schema: str | None, as_json: bool) -> None:
     """Create a collection bound to the configured embedding model. JSON: the collection."""
     raw = parse_json(schema, "--schema")
-    coll = get_services().collections.create(name=name, description=description,
+    coll = get_services().scope(Principal.operator()).create_collection(name=name, description=description,
                                              metadata_schema=schema_from_fields(raw) if raw else None)
     emit(coll, as_json, lambda: click.echo(f"Created collection {coll.name!r}."))
 
@@ -80,7 +80,7 @@ def info(name: str, as_json: bool) -> None:
 @json_option
 def update(name: str, description: str, as_json: bool) -> None:
     """Change a collection's description. JSON: the collection."""
-    coll = get_services().collections.update_description(name, description)
+    coll = get_services().scope(Principal.operator()).update_description(name, description)
     emit(coll, as_json, lambda: click.echo(f"Updated {coll.name!r}."))
 
 
@@ -100,11 +100,13 @@ def schema(name: str, add: str | None, optional: tuple[str, ...], drop: tuple[st
     """
     svc = get_services()
     raw = parse_json(add, "--add")
+    changing = bool(raw or optional or drop)
+    collections = svc.scope(Principal.operator()).editing(name, "collection.schema") if changing else svc.collections
     for field in optional:
-        svc.collections.make_field_optional(name, field)
+        collections.make_field_optional(name, field)
     for field in drop:
-        svc.collections.drop_schema_field(name, field)
-    coll = svc.collections.add_schema_fields(name, schema_from_fields(raw)) if raw else svc.collections.get(name)
+        collections.drop_schema_field(name, field)
+    coll = collections.add_schema_fields(name, schema_from_fields(raw)) if raw else svc.collections.get(name)
     fields = coll.metadata_schema.get("custom", {})
 
     def human() -> None:

@@ -196,9 +196,7 @@ class Scope:
         return self.services.ingestion.submit(request)
 
     def rebuild_graph(self, collection: str, document_ids: list[int] | None = None, *, wait: bool = False) -> int:
-        self.collection(collection, "editor", "rebuild the graph of")
-        for doc in document_ids or []:
-            self._document(doc, "editor", "rebuild")
+        self.collection(collection, "editor", "rebuild the graph of")  # the ids must be in it (the service checks)
         self._audit("graph.rebuild", collection, documents=document_ids)
         return self.services.ingestion.submit_graph_rebuild(collection, document_ids, wait=wait)
 
