@@ -8,6 +8,7 @@ import click
 
 from cli.context import get_services
 from cli.output import emit, json_option
+from services.authz.principal import Principal
 
 
 @click.command("backup")
@@ -22,7 +23,7 @@ def backup(collection: str | None, output: Path | None, all_collections: bool, a
 
     JSON: {"path", "collections", "counts": {member: rows}, "size_bytes"}.
     """
-    result = get_services().backup.export(collection, output, all_collections=all_collections)
+    result = get_services().scope(Principal.operator()).export(collection, output, all_collections=all_collections)
 
     def human() -> None:
         click.echo(f"Backed up {', '.join(result.collections)} to {result.path} ({result.size_bytes:,} bytes): "
@@ -43,7 +44,7 @@ def restore(archive: Path, as_name: str | None, as_json: bool) -> None:
     embedding model differs from the archive's, or when the archive is damaged.
     JSON: {"collections": [{"from", "name"}], "counts", "graph_restored", "notes"}.
     """
-    result = get_services().backup.restore(archive, into_name=as_name)
+    result = get_services().scope(Principal.operator()).restore(archive, into_name=as_name)
 
     def human() -> None:
         for note in result.notes:

@@ -9,6 +9,7 @@ import click
 from cli.context import get_services
 from cli.errors import parse_json
 from cli.output import emit, json_option, table, to_jsonable
+from services.authz.principal import Principal
 from services.metadata_schema import schema_from_fields
 
 
@@ -38,7 +39,7 @@ def group() -> None:
 def create(name: str, description: str, schema: str | None, as_json: bool) -> None:
     """Create a collection bound to the configured embedding model. JSON: the collection."""
     raw = parse_json(schema, "--schema")
-    coll = get_services().collections.create(name=name, description=description,
+    coll = get_services().scope(Principal.operator()).create_collection(name=name, description=description,
                                              metadata_schema=schema_from_fields(raw) if raw else None)
     emit(coll, as_json, lambda: click.echo(f"Created collection {coll.name!r}."))
 
@@ -79,7 +80,7 @@ def info(name: str, as_json: bool) -> None:
 @json_option
 def update(name: str, description: str, as_json: bool) -> None:
     """Change a collection's description. JSON: the collection."""
-    coll = get_services().collections.update_description(name, description)
+    coll = get_services().scope(Principal.operator()).update_description(name, description)
     emit(coll, as_json, lambda: click.echo(f"Updated {coll.name!r}."))
 
 
@@ -99,11 +100,13 @@ def schema(name: str, add: str | None, optional: tuple[str, ...], drop: tuple[st
     """
     svc = get_services()
     raw = parse_json(add, "--add")
+    changing = bool(raw or optional or drop)
+    collections = svc.scope(Principal.operator()).editing(name, "collection.schema") if changing else svc.collections
     for field in optional:
-        svc.collections.make_field_optional(name, field)
+        collections.make_field_optional(name, field)
     for field in drop:
-        svc.collections.drop_schema_field(name, field)
-    coll = svc.collections.add_schema_fields(name, schema_from_fields(raw)) if raw else svc.collections.get(name)
+        collections.drop_schema_field(name, field)
+    coll = collections.add_schema_fields(name, schema_from_fields(raw)) if raw else svc.collections.get(name)
     fields = coll.metadata_schema.get("custom", {})
 
     def human() -> None:
@@ -128,6 +131,6 @@ def delete(name: str, yes: bool, as_json: bool) -> None:
     coll = svc.collections.get(name)
     if not yes:
         click.confirm(f"Delete {coll.name!r} and its {coll.document_count} documents?", abort=True, err=True)
-    gone = svc.collections.delete(coll.name)
+    gone = svc.scope(Principal.operator()).delete_collection(coll.name)
     emit({"collection": coll.name, "documents_deleted": gone}, as_json,
          lambda: click.echo(f"Deleted {coll.name!r} ({gone} documents removed)."))

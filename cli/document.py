@@ -7,6 +7,7 @@ import click
 from cli.context import get_services
 from cli.errors import CliError, parse_json
 from cli.output import emit, json_option, table
+from services.authz.principal import Principal
 
 
 @click.group("document")
@@ -80,8 +81,8 @@ def update(document_id: int, metadata: str | None, remove: tuple[str, ...], repl
     changes = parse_json(metadata, "--metadata")
     if not (changes or remove or (replace and changes is not None)):
         raise CliError("Nothing to change: give --metadata and/or --remove.", 2)
-    summary = get_services().documents.update_metadata(document_id, changes or {}, remove=list(remove),
-                                                       replace=replace, expected_etag=if_match)
+    summary = get_services().scope(Principal.operator()).update_metadata(
+        document_id, changes or {}, remove=list(remove), replace=replace, expected_etag=if_match)
     emit(summary, as_json, lambda: click.echo(f"Updated document {summary.id}: {summary.metadata}"))
 
 
@@ -95,6 +96,6 @@ def delete(document_id: int, yes: bool, as_json: bool) -> None:
     summary = svc.documents.get(document_id, with_chunks=False).summary
     if not yes:
         click.confirm(f"Delete document {summary.id} {summary.title!r}?", abort=True, err=True)
-    svc.documents.delete(document_id)
+    svc.scope(Principal.operator()).delete_document(document_id)
     emit({"document_id": document_id, "deleted": True}, as_json,
          lambda: click.echo(f"Deleted document {document_id} {summary.title!r}."))

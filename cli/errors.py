@@ -12,6 +12,7 @@ from services.errors import (
     ConfigError,
     EditConflict,
     EmbeddingMismatch,
+    Forbidden,
     InUse,
     JobInProgress,
     NotFound,
@@ -32,6 +33,7 @@ EXIT_CODES: list[tuple[type[WorkbenchError], int]] = [
     (UnsupportedInput, 2),
     (EmbeddingMismatch, 2),
     (ConfigError, 5),
+    (Forbidden, 8),
 ]
 
 

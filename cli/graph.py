@@ -8,6 +8,7 @@ import click
 
 from cli.context import get_services
 from cli.output import emit, json_option
+from services.authz.principal import Principal
 from services.graph.model import Fact
 
 
@@ -134,7 +135,7 @@ def rebuild(collection: str, documents: tuple[int, ...], as_json: bool) -> None:
     """Extract the graph of a collection's documents again, with the current extractor (a repair, or an upgrade
     of a graph an older version built). JSON: {"job", "status", "documents", "facts", "entities", "failed"}."""
     svc = get_services()
-    job = svc.jobs.get(svc.ingestion.submit_graph_rebuild(collection, list(documents) or None, wait=True))
+    job = svc.jobs.get(svc.scope(Principal.operator()).rebuild_graph(collection, list(documents) or None, wait=True))
     p = job.progress
     data = {"job": job.id, "status": job.status, "documents": p.get("files_done", 0), "facts": p.get("graph_facts", 0),
             "entities": p.get("graph_entities", 0), "failed": p.get("graph_failed", 0)}

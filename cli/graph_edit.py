@@ -15,6 +15,7 @@ import click
 from cli.context import get_services
 from cli.graph import group
 from cli.output import emit, json_option, table
+from services.authz.principal import Principal
 
 
 def _author(fn: Any) -> Any:
@@ -39,6 +40,11 @@ def _done(edit: Any, as_json: bool) -> None:
     emit(edit.brief(), as_json, lambda: click.echo(f"Edit {edit.id} ({edit.kind}, {edit.status}): {edit.summary}."))
 
 
+def _edit(kind: str, collection: str, *args: Any, **kw: Any) -> Any:
+    """One graph edit, through the access scope (the CLI is the operator; the edit is audited)."""
+    return get_services().scope(Principal.operator()).graph_edit(kind, collection, *args, **kw)
+
+
 @group.command("merge")
 @click.argument("names", nargs=-1, required=True)
 @_coll
@@ -49,7 +55,7 @@ def merge(names: tuple[str, ...], collection: str, author: str | None, as_json: 
 
     Names are matched exactly (name, alias or key); an ambiguous name lists the keys to give instead.
     JSON: the edit {"id", "kind", "summary", "author", "status", "created_at", "params", "changed", ...}."""
-    _done(get_services().curation.merge(collection, list(names), author=who(author)), as_json)
+    _done(_edit("merge", collection, list(names), author=who(author)), as_json)
 
 
 @group.command("rename")
@@ -60,7 +66,7 @@ def merge(names: tuple[str, ...], collection: str, author: str | None, as_json: 
 @json_option
 def rename(name: str, new_name: str, collection: str, author: str | None, as_json: bool) -> None:
     """Rename an entity (the old name stays an alias). JSON: the edit."""
-    _done(get_services().curation.rename(collection, name, new_name, author=who(author)), as_json)
+    _done(_edit("rename", collection, name, new_name, author=who(author)), as_json)
 
 
 @group.command("retype")
@@ -71,7 +77,7 @@ def rename(name: str, new_name: str, collection: str, author: str | None, as_jso
 @json_option
 def retype(name: str, new_type: str, collection: str, author: str | None, as_json: bool) -> None:
     """Change an entity's type (PERSON, ORG, GPE, ...). JSON: the edit."""
-    _done(get_services().curation.retype(collection, name, new_type, author=who(author)), as_json)
+    _done(_edit("retype", collection, name, new_type, author=who(author)), as_json)
 
 
 @group.command("split")
@@ -87,7 +93,7 @@ def split(name: str, new_name: str, collection: str, documents: tuple[int, ...],
           new_type: str | None, author: str | None, as_json: bool) -> None:
     """Split an entity that conflates two things: the facts of some documents, or chosen facts, go to NEW_NAME.
     JSON: the edit."""
-    _done(get_services().curation.split(collection, name, new_name, new_type=new_type, documents=list(documents),
+    _done(_edit("split", collection, name, new_name, new_type=new_type, documents=list(documents),
                                         fact_ids=list(facts), author=who(author)), as_json)
 
 
@@ -98,7 +104,7 @@ def split(name: str, new_name: str, collection: str, documents: tuple[int, ...],
 @json_option
 def delete_entity(name: str, collection: str, author: str | None, as_json: bool) -> None:
     """Delete an entity with all its facts (undo brings them back). JSON: the edit."""
-    _done(get_services().curation.delete_entity(collection, name, author=who(author)), as_json)
+    _done(_edit("delete_entity", collection, name, author=who(author)), as_json)
 
 
 @group.command("delete-fact")
@@ -108,7 +114,7 @@ def delete_entity(name: str, collection: str, author: str | None, as_json: bool)
 @json_option
 def delete_fact(fact_id: str, collection: str, author: str | None, as_json: bool) -> None:
     """Delete one wrong fact by its id (`rag graph relationships --json` shows ids). JSON: the edit."""
-    _done(get_services().curation.delete_fact(collection, fact_id, author=who(author)), as_json)
+    _done(_edit("delete_fact", collection, fact_id, author=who(author)), as_json)
 
 
 @group.command("add-fact")
@@ -128,7 +134,7 @@ def add_fact(subject: str, relation: str, obj: str, collection: str, start: str 
              as_json: bool) -> None:
     """Add a fact SUBJECT -RELATION-> OBJECT, marked as added by its author (new names become entities).
     JSON: the edit (params.fact.id is the new fact's id)."""
-    _done(get_services().curation.add_fact(collection, subject, relation, obj, valid_from=start, valid_until=end,
+    _done(_edit("add_fact", collection, subject, relation, obj, valid_from=start, valid_until=end,
                                            note=note, subject_type=subject_type, object_type=object_type,
                                            author=who(author)), as_json)
 
@@ -161,7 +167,7 @@ def suggestions(collection: str, include_decided: bool, limit: int, no_embedding
 def decide(key_a: str, key_b: str, decision: str, collection: str, author: str | None, as_json: bool) -> None:
     """Answer a suggestion: accept (merge the pair), reject (until its evidence changes) or never.
     JSON: {"decision", "edit" (accept) or null, "suggestion"}."""
-    out = get_services().curation.decide(collection, key_a, key_b, decision, author=who(author))
+    out = _edit("decide", collection, key_a, key_b, decision, author=who(author))
     data = {**out, "edit": out["edit"].brief() if out["edit"] else None}
     emit(data, as_json, lambda: click.echo(
         f"Accepted: edit {out['edit'].id}, {out['edit'].summary}." if out["edit"] else f"Answered {decision}."))
@@ -185,7 +191,7 @@ def history(collection: str, limit: int, as_json: bool) -> None:
 @json_option
 def undo(collection: str, author: str | None, as_json: bool) -> None:
     """Take back the newest edit still applied (run again for the one before). JSON: the undone edit."""
-    edit = get_services().curation.undo(collection, author=who(author))
+    edit = _edit("undo", collection, author=who(author))
     emit(edit.brief(), as_json, lambda: click.echo(f"Undid edit {edit.id}: {edit.summary}."))
 
 
@@ -225,5 +231,5 @@ def export(collection: str, fmt: str, out: Path | None, as_json: bool) -> None:
 def import_graph(file: Path, collection: str, as_json: bool) -> None:
     """Load a JSON export (`rag graph export --format json`) into a collection with no graph yet.
     JSON: {"entities", "facts"}."""
-    counts = get_services().curation.import_json(collection, file.read_bytes())
+    counts = _edit("import_json", collection, file.read_bytes())
     emit(counts, as_json, lambda: click.echo(f"Imported {counts['entities']} entities and {counts['facts']} facts."))

@@ -11,6 +11,7 @@ import click
 from cli.context import get_services
 from cli.errors import fail_unless_done, parse_json
 from cli.output import emit, json_option
+from services.authz.principal import Principal
 
 if TYPE_CHECKING:
     from services.ingest.pipeline import IngestRequest
@@ -43,7 +44,7 @@ def run_request(request: IngestRequest, as_json: bool) -> None:
     svc = get_services()
     bar = _Bar(len(request.items), enabled=not as_json and sys.stderr.isatty())
     try:
-        result = svc.ingestion.run(request, on_progress=bar)
+        result = svc.scope(Principal.operator()).ingest(request, wait=True, on_progress=bar)
     finally:
         bar.finish()
 

@@ -4,7 +4,7 @@ Exit codes: 0 ok; 1 other error; 2 bad input (validation, unsupported input,
 embedding-model mismatch, bad JSON); 3 not found; 4 already exists, already
 in progress or in use; 5 configuration or store unavailable; 6 an ingest or crawl stored
 nothing (every item failed or was refused); 7 an ingest or crawl stored some
-items while others failed; 130 a crawl stopped with Ctrl-C (it stays resumable). Errors print one line,
+items while others failed; 8 refused by the access rules; 130 a crawl stopped with Ctrl-C (it stays resumable). Errors print one line,
 ``Error: <message>``, on stderr and never a traceback (``RAG_DEBUG=1`` shows
 the traceback of an unexpected error).
 """
@@ -24,7 +24,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from cli import ask, backup, collection, config, document, graph, graph_edit, ingest, mcp_cmd, search, stores, upgrade, web  # noqa: E402, F401
+from cli import access, ask, backup, collection, config, document, graph, graph_edit, ingest, mcp_cmd, search, stores, upgrade, web  # noqa: E402, F401
 from cli.errors import CliError, from_workbench, one_line  # noqa: E402
 from services.errors import WorkbenchError  # noqa: E402
 
@@ -83,6 +83,7 @@ def cli() -> None:
       5  settings wrong or a store unavailable
       6  an ingest or crawl stored nothing: every item failed or was refused
       7  an ingest or crawl stored some items, and others failed
+      8  refused: the user may not do this (roles, docs/access.md)
       130  a crawl stopped with Ctrl-C: it is cancelled and resumable (rag ingest resume ID)
     """
 
@@ -105,6 +106,10 @@ cli.add_command(ask.memory)
 cli.add_command(backup.backup)
 cli.add_command(backup.restore)
 cli.add_command(upgrade.upgrade)
+cli.add_command(access.users)
+cli.add_command(access.access)
+cli.add_command(access.tokens)
+cli.add_command(access.audit)
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import click
 from cli.context import get_services
 from cli.errors import EXIT_INTERRUPTED, CliError, fail_unless_done
 from cli.output import emit, json_option
+from services.authz.principal import Principal
 
 if TYPE_CHECKING:  # the service stack is imported by the commands, not by ``rag --help``
     from services.web.crawl import CrawlResult
@@ -141,7 +142,9 @@ def url(url: str, collection: str, crawl: bool, max_pages: int, max_depth: int, 
     request = CrawlRequest(collection, url, mode=parse_mode(mode), max_pages=max_pages if crawl else 1,
                            max_depth=max_depth if crawl else 0, same_domain=not any_domain, path_prefix=path_prefix,
                            include=list(include), exclude=list(exclude), render_js=render_js)
-    crawler = get_services().crawler
+    svc = get_services()
+    svc.access.record(Principal.operator(), "document.crawl", collection, {"url": url, "mode": mode})
+    crawler = svc.crawler
     result = _crawl_with_progress(as_json, lambda line, stop: crawler.run(request, on_progress=line, interrupted=stop))
     emit(result, as_json, lambda: _print_result(result))
     fail_unless_done(result, "Crawl", "page")
@@ -206,7 +209,9 @@ def resume(crawl_id: int, as_json: bool) -> None:
 
     Same JSON, progress line and Ctrl-C as `rag ingest url`; the pages listed include those done before the resume.
     """
-    crawler = get_services().crawler
+    svc = get_services()
+    svc.access.record(Principal.operator(), "document.crawl", f"crawl {crawl_id}", {"resume": True})
+    crawler = svc.crawler
     result = _crawl_with_progress(as_json, lambda line, stop: crawler.resume(crawl_id, on_progress=line, interrupted=stop))
     emit(result, as_json, lambda: click.echo(result.summary()))
     fail_unless_done(result, "Crawl", "page")

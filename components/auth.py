@@ -9,20 +9,23 @@ in ``services/access.py``; this module only renders them.
 from __future__ import annotations
 
 import math
+import uuid
 
 import streamlit as st
 from pydantic import ValidationError
 from streamlit.navigation.page import StreamlitPage
 
-from components.resources import login_throttle
+from components.resources import base_services, login_throttle, session_principal
 from components.state import Keys
 from services.access import AccessPolicy, decide_access, password_matches
+from services.authz.principal import Principal
 from services.errors import WorkbenchError
 from services.redaction import protect
 from services.settings import Settings, get_settings
 
 LOGIN_TITLE = "RAG Memory Workbench"
 WRONG_PASSWORD = "Wrong password."
+WRONG_LOGIN = "Wrong user name or password."
 TOO_MANY = "Too many wrong passwords from your address. Try again in {seconds} s."
 
 
@@ -37,6 +40,9 @@ def access_gate(pages: list[StreamlitPage]) -> StreamlitPage | None:
     """
     settings = _settings_or_stop()
     protect(settings)
+    if users_configured():  # users and roles (docs/access.md) replace the shared password and open access
+        page = st.navigation(pages, position="hidden")
+        return page if _user_gate() else None
     policy = _policy_or_stop(settings)
     signed_in = {"none": True, "password": bool(st.session_state.get(Keys.AUTH_SIGNED_IN)),
                  "oidc": bool(st.user.get("is_logged_in"))}[policy.method]
@@ -109,6 +115,55 @@ def _password_gate(signed_in: bool, expected: str) -> bool:
         wait = throttle.failed(client)
         st.error(WRONG_PASSWORD + (" " + TOO_MANY.format(seconds=math.ceil(wait)) if wait else ""),
                  icon=":material/error:")
+    return False
+
+
+def users_configured() -> bool:
+    return base_services().access.users_exist()
+
+
+def current_principal() -> Principal | None:
+    return session_principal(base_services())
+
+
+def _sign_out_user() -> None:
+    st.session_state[Keys.AUTH_USER] = ""
+    st.session_state[Keys.AUTH_VISITOR] = ""
+
+
+def _user_gate() -> bool:
+    """Sign in with a user name and password (or, when collections are open to visitors, as a visitor)."""
+    who = current_principal()
+    if who is not None:
+        label = "a visitor (read-only)" if who.kind == "anonymous" else who.name + (" (admin)" if who.admin else "")
+        st.sidebar.caption(f"Signed in as {label}")
+        st.sidebar.button("Log out", key="auth.logout", icon=":material/logout:", on_click=_sign_out_user)
+        return True
+    st.title(LOGIN_TITLE)
+    st.caption("Log in with your user name and password.")
+    with st.form("auth.user_login", clear_on_submit=True):
+        name = st.text_input("User name", key="auth.user_name")
+        typed = st.text_input("Password", type="password", key="auth.password")
+        submitted = st.form_submit_button("Log in", type="primary")
+    if submitted:
+        throttle, client = login_throttle(), _client_address()
+        wait = throttle.retry_after(client)
+        if wait > 0:
+            st.error(TOO_MANY.format(seconds=math.ceil(wait)), icon=":material/timer:")
+            return False
+        principal = base_services().access.authenticate(name, typed)
+        if principal is not None:
+            throttle.succeeded(client)
+            st.session_state[Keys.AUTH_USER] = principal.name
+            st.rerun()
+        wait = throttle.failed(client)
+        st.error(WRONG_LOGIN + (" " + TOO_MANY.format(seconds=math.ceil(wait)) if wait else ""),
+                 icon=":material/error:")
+    if base_services().access.anonymous_allowed():
+        st.divider()
+        if st.button("Continue as a visitor (read-only)", key="auth.visitor", icon=":material/visibility:"):
+            st.session_state[Keys.AUTH_VISITOR] = uuid.uuid4().hex
+            st.rerun()
     return False
 
 

@@ -41,7 +41,7 @@ def review_queue(svc: Services, coll: Collection, who: str) -> None:
                                  f"{'Rejected' if decision == 'reject' else 'Never'}: {s.name_a} / {s.name_b}.")
 
 
-def history(svc: Services, coll: Collection, who: str) -> None:
+def history(svc: Services, coll: Collection, who: str, *, read_only: bool = False) -> None:
     st.markdown("**Edit history**")
     with user_errors("Could not read the edit history"):
         edits = svc.curation.history(coll.name, 20)
@@ -51,6 +51,8 @@ def history(svc: Services, coll: Collection, who: str) -> None:
         st.dataframe([{"id": e.id, "when (UTC)": f"{e.created_at:%Y-%m-%d %H:%M:%S}", "who": e.author, "kind": e.kind,
                        "status": e.status, "what": e.summary} for e in edits], hide_index=True, width="stretch")
         last = next((e for e in edits if e.status == "applied"), None)
+        if read_only:
+            return
         if st.button("Undo last edit", key="graph.review.undo", disabled=last is None, icon=":material/undo:",
                      help=f"Takes back: {last.summary}" if last else None):
             with user_errors("Could not undo"):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.state import Keys
 from services.access import LoginThrottle
+from services.authz.principal import Principal
 from services.container import Services, build_services
 from services.errors import WorkbenchError
 from services.redaction import scrub
@@ -16,6 +18,29 @@ def _services() -> Services:
 
 
 def get_services() -> Services:
+    """The services as this browser session may use them: the process-wide container while no user exists
+    (today's open app), else a view of it checked for the signed-in user (services/authz/view.py)."""
+    services = base_services()
+    if not services.access.users_exist():
+        return services
+    who = session_principal(services) or Principal.anonymous("")  # the gate let nobody in: the least rights
+    return services.view(who)  # type: ignore[return-value]  # the same names the pages call, each checked
+
+
+def session_principal(services: Services) -> Principal | None:
+    """Who this browser session is signed in as (components/auth.py sets it), read again from the database
+    at each run so a removed user is signed out at once; None while nobody is signed in."""
+    name, visitor = st.session_state.get(Keys.AUTH_USER), st.session_state.get(Keys.AUTH_VISITOR)
+    if name:
+        try:
+            return services.access.principal_for_user(name)
+        except WorkbenchError:
+            st.session_state[Keys.AUTH_USER] = ""
+            return None
+    return Principal.anonymous(visitor) if visitor else None
+
+
+def base_services() -> Services:
     """The process-wide services; on a startup failure, show how to fix it and stop the page."""
     try:
         return _services()

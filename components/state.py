@@ -24,6 +24,8 @@ class Keys:
     ASK_CONVERSATION = "ask.conversation_id"
     GRAPH_EDIT_FLASH = "graph.edit_flash"  # what the last edit did, shown after the rerun it causes
     AUTH_SIGNED_IN = "auth.signed_in"  # set by components/auth.py after the right password
+    AUTH_USER = "auth.user"  # the signed-in user's name, or "" (components/auth.py, once users exist)
+    AUTH_VISITOR = "auth.visitor"  # an anonymous visitor's session id, or "" (the demo case)
 
 
 _DEFAULTS: dict[str, Any] = {
@@ -42,6 +44,8 @@ _DEFAULTS: dict[str, Any] = {
     Keys.ASK_CONVERSATION: None,
     Keys.GRAPH_EDIT_FLASH: None,
     Keys.AUTH_SIGNED_IN: False,
+    Keys.AUTH_USER: "",
+    Keys.AUTH_VISITOR: "",
 }
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
 from services.jsonable import to_jsonable
 from services.retrieval.ask import cited_sources
 
@@ -27,7 +27,7 @@ def register(server: MCPServer[Any]) -> None:
         conversation_id: Annotated[int | None, Field(description="Continue this conversation; omit to start one.")] = None,
     ) -> dict[str, Any]:
         with tool_errors():
-            result = services_of(ctx).ask.ask(question, conversation_id=conversation_id, collections=collections)
+            result = scope_of(ctx).ask(question, conversation_id=conversation_id, collections=collections)
             sources = cited_sources(result)
             return to_jsonable({"conversation_id": result.conversation_id, "answer": result.answer, "sources": sources,
                                 "facts": result.facts, "mermaid": result.mermaid, "diagnostics": result.diagnostics})
@@ -37,7 +37,7 @@ def register(server: MCPServer[Any]) -> None:
         "are given to the answering model as earlier conversation. Returns the stored fact with its id."))
     def remember(ctx: Context, fact: Annotated[str, Field(description="The fact, at most 500 characters.")]) -> dict[str, Any]:
         with tool_errors():
-            return to_jsonable(services_of(ctx).memory.remember(fact))
+            return to_jsonable(scope_of(ctx).memory().remember(fact))
 
     @server.tool(description=(
         "Recall remembered facts about the user, ranked by similarity to a query (similarity 1.0 = same meaning). "
@@ -48,10 +48,10 @@ def register(server: MCPServer[Any]) -> None:
         limit: Annotated[int, Field(ge=1, le=200, description="At most this many facts.")] = 10,
     ) -> dict[str, Any]:
         with tool_errors():
-            return {"facts": to_jsonable(services_of(ctx).memory.recall(query, limit=limit))}
+            return {"facts": to_jsonable(scope_of(ctx).memory().recall(query, limit=limit))}
 
     @server.tool(description="Forget (delete) a remembered fact by its id, as returned by remember or recall.")
     def forget(ctx: Context, fact_id: Annotated[int, Field(description="The fact's id.")]) -> dict[str, Any]:
         with tool_errors():
-            services_of(ctx).memory.forget(fact_id)
+            scope_of(ctx).memory().forget(fact_id)
             return {"forgotten": fact_id}

@@ -8,7 +8,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
+from services.authz.scope import Scope
 from services.errors import ValidationFailed
 from services.jsonable import to_jsonable
 from services.metadata_schema import schema_from_fields
@@ -18,8 +19,9 @@ SCHEMA_HELP = ('Metadata fields, e.g. {"year": {"type": "integer", "required": t
                "Types: string, integer, number, boolean, date, list.")
 
 
-def _info(svc: Any, name: str) -> dict[str, Any]:
-    coll = svc.collections.get(name)
+def _info(scope: Scope, name: str) -> dict[str, Any]:
+    coll = scope.collection(name)
+    svc = scope.services
     graph = svc.graph.counts([coll.id]) if svc.graph is not None else None
     return {**to_jsonable(coll), "graph": graph}
 
@@ -38,7 +40,7 @@ def register(server: MCPServer[Any]) -> None:
         Use when no existing collection fits the material (check list_collections first). Documents
         ingested later must satisfy the metadata schema. Returns the collection."""
         with tool_errors():
-            coll = services_of(ctx).collections.create(
+            coll = scope_of(ctx).create_collection(
                 name=name, description=description, metadata_schema=schema_from_fields(metadata_schema) if metadata_schema else None)
             return to_jsonable(coll)
 
@@ -48,14 +50,14 @@ def register(server: MCPServer[Any]) -> None:
 
         Call this first to learn what knowledge is stored and which collection names to pass to other tools."""
         with tool_errors():
-            return {"collections": to_jsonable(services_of(ctx).collections.list())}
+            return {"collections": to_jsonable(scope_of(ctx).collections())}
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def get_collection_info(ctx: Context, name: Name) -> dict[str, Any]:
         """Details of one collection: description, metadata schema (which fields documents may or must
         carry), counts, embedding model and knowledge-graph size (entities, facts)."""
         with tool_errors():
-            return _info(services_of(ctx), name)
+            return _info(scope_of(ctx), name)
 
     @server.tool()
     def update_collection_metadata(
@@ -71,25 +73,26 @@ def register(server: MCPServer[Any]) -> None:
         """Change a collection's description, add metadata fields to its schema, make fields optional or drop
         fields no document uses. Returns the collection."""
         with tool_errors():
-            svc = services_of(ctx)
+            scope = scope_of(ctx)
             if description is None and not (add_fields or make_optional or drop_fields):
                 raise ValidationFailed("Give a description, add_fields, make_optional and/or drop_fields.")
+            collections = scope.editing(name)
             if description is not None:
-                svc.collections.update_description(name, description)
+                collections.update_description(name, description)
             for field_name in make_optional or []:
-                svc.collections.make_field_optional(name, field_name)
+                collections.make_field_optional(name, field_name)
             for field_name in drop_fields or []:
-                svc.collections.drop_schema_field(name, field_name)
+                collections.drop_schema_field(name, field_name)
             if add_fields:
-                svc.collections.add_schema_fields(name, schema_from_fields(add_fields))
-            return _info(svc, name)
+                collections.add_schema_fields(name, schema_from_fields(add_fields))
+            return _info(scope, name)
 
     @server.tool(annotations=ToolAnnotations(destructive_hint=True))
     def delete_collection(ctx: Context, name: Name) -> dict[str, Any]:
         """Permanently delete a collection, its knowledge graph and the documents that belong only to it
         (documents shared with another collection survive). Only when the user asked for it."""
         with tool_errors():
-            return {"collection": name, "documents_deleted": services_of(ctx).collections.delete(name)}
+            return {"collection": name, "documents_deleted": scope_of(ctx).delete_collection(name)}
 
     @server.tool()
     def link_document_to_collection(
@@ -102,5 +105,5 @@ def register(server: MCPServer[Any]) -> None:
         Refused when the collection already holds it (or the same title or content), when the collection
         uses a different embedding model, or when the document's metadata does not fit its schema."""
         with tool_errors():
-            coll = services_of(ctx).collections.link(document_id, collection)
+            coll = scope_of(ctx).link(document_id, collection)
             return {"document_id": document_id, "collection": to_jsonable(coll)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -13,8 +14,10 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from services import process
+from services.authz.principal import Principal
+from services.authz.scope import Scope
 from services.container import Services
-from services.errors import JobInProgress, WorkbenchError
+from services.errors import Forbidden, JobInProgress, WorkbenchError
 from services.redaction import scrub
 
 
@@ -37,6 +40,31 @@ async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[AppContext]:
 
 def services_of(ctx: Context) -> Services:
     return ctx.request_context.lifespan_context.services
+
+
+def principal_of(ctx: Context, services: Services) -> Principal:
+    """Who a tool call acts as: over stdio, or HTTP with the shared RAG_MCP_TOKEN (or none while no user
+    exists), the operator; with a user's token (`rag tokens create USER`), that user. Anything else is
+    refused (the HTTP middleware refuses it first; this check holds even without it)."""
+    request = getattr(ctx.request_context, "request", None)
+    if request is None:
+        return Principal.operator()
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header[:7].lower() == "bearer " else ""
+    shared = services.settings.mcp_token.get_secret_value() if services.settings.mcp_token else ""
+    if shared and hmac.compare_digest(token.encode(), shared.encode()):
+        return Principal.operator()
+    if token:
+        return services.access.principal_for_token(token)
+    if shared or services.access.users_exist():
+        raise Forbidden("Send Authorization: Bearer <token> (rag tokens create USER).")
+    return Principal.operator()
+
+
+def scope_of(ctx: Context) -> Scope:
+    """The services as the caller may use them (services/authz/scope.py); every tool goes through it."""
+    services = services_of(ctx)
+    return services.scope(principal_of(ctx, services))
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
 from services.errors import ValidationFailed
 from services.jsonable import to_jsonable
 from services.page_ref import page_ref
@@ -39,10 +39,8 @@ def register(server: MCPServer[Any]) -> None:
 
         Use to browse what is stored or find a document id by title; use search_documents to find content."""
         with tool_errors():
-            svc = services_of(ctx)
-            cid = svc.collections.get(collection).id if collection else None
-            docs = svc.documents.list(collection_id=cid, title_contains=title_contains, metadata_filter=metadata_filter,
-                                      limit=limit, offset=offset)
+            docs = scope_of(ctx).documents(collection, title_contains=title_contains, metadata_filter=metadata_filter,
+                                           limit=limit, offset=offset)
             return {"documents": to_jsonable(docs)}
 
     @server.tool(annotations=READ_ONLY)
@@ -56,7 +54,7 @@ def register(server: MCPServer[Any]) -> None:
 
         Use after search_documents when a passage needs its surrounding context."""
         with tool_errors():
-            doc = services_of(ctx).documents.get(document_id, with_chunks=include_chunks)
+            doc = scope_of(ctx).document(document_id, with_chunks=include_chunks)
             out = {"summary": to_jsonable(doc.summary), "content": doc.content[:max_chars],
                    "truncated": len(doc.content) > max_chars}
             if include_chunks:
@@ -81,14 +79,14 @@ def register(server: MCPServer[Any]) -> None:
         with tool_errors():
             if not (metadata or remove_keys or (replace and metadata is not None)):
                 raise ValidationFailed("Give metadata to set and/or remove_keys.")
-            return to_jsonable(services_of(ctx).documents.update_metadata(
+            return to_jsonable(scope_of(ctx).update_metadata(
                 document_id, metadata or {}, remove=remove_keys, replace=replace, expected_etag=expected_etag))
 
     @server.tool(annotations=ToolAnnotations(destructive_hint=True))
     def delete_document(ctx: Context, document_id: DocumentId) -> dict[str, Any]:
         """Permanently delete a document from every collection, with its chunks and graph facts."""
         with tool_errors():
-            services_of(ctx).documents.delete(document_id)
+            scope_of(ctx).delete_document(document_id)
             return {"document_id": document_id, "deleted": True}
 
     @server.tool(annotations=READ_ONLY)
@@ -110,8 +108,9 @@ def register(server: MCPServer[Any]) -> None:
         """Find the passages (chunks) most relevant to a query, best first, each with its document id,
         title, heading path, score and text. The main way to recall stored knowledge."""
         with tool_errors():
-            svc = services_of(ctx)
-            response = svc.search.search(
+            scope = scope_of(ctx)
+            svc = scope.services
+            response = scope.search(
                 query, collections=collections or None, mode=mode, filters=filters,
                 threshold=svc.settings.search_threshold if threshold is None else threshold,
                 limit=svc.settings.search_limit if limit is None else limit,

@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
 from services.jsonable import to_jsonable
 
 Coll = Annotated[str, Field(description="The collection whose graph to edit.")]
@@ -26,7 +26,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True)
 
 def register(server: MCPServer[Any]) -> None:
     def cur(ctx: Context) -> Any:
-        return services_of(ctx).curation
+        return scope_of(ctx).curation()
 
     @server.tool(annotations=CHANGES, description=(
         "Merge two or more entities of a collection's graph into the first one: every fact is kept and the "

@@ -8,7 +8,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
 from services.jsonable import to_jsonable
 
 Entity = Annotated[str, Field(description="An entity's name, e.g. 'Acme' or 'Alice Smith' (case and articles "
@@ -31,7 +31,7 @@ def register(server: MCPServer[Any]) -> None:
         limit: Annotated[int, Field(ge=1, le=10_000, description="At most this many facts.")] = 200,
     ) -> dict[str, Any]:
         with tool_errors():
-            return to_jsonable(services_of(ctx).lookup.relationships(entity, collections, limit))
+            return to_jsonable(scope_of(ctx).relationships(entity, collections, limit))
 
     @server.tool(annotations=READ_ONLY, description=(
         "Facts about an entity that were true at some time within a date window, e.g. who ran Acme between "
@@ -45,4 +45,4 @@ def register(server: MCPServer[Any]) -> None:
         collections: Collections = None,
     ) -> dict[str, Any]:
         with tool_errors():
-            return to_jsonable(services_of(ctx).lookup.temporal(entity, start_date, end_date, collections))
+            return to_jsonable(scope_of(ctx).temporal(entity, start_date, end_date, collections))

@@ -20,7 +20,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
 from services.container import Services
 from services.ingest.pipeline import ITEM_OUTCOMES, IngestRequest, IngestResult
 from services.ingest.requests import directory_request, paths_request, text_request
@@ -56,9 +56,11 @@ def _result(result: IngestResult) -> dict[str, Any]:
 
 async def run_ingest(ctx: Context, build: Callable[[Services], IngestRequest]) -> dict[str, Any]:
     """Build the request and ingest it on worker threads, sending progress (files done of total) as it moves."""
-    svc = services_of(ctx)
     with tool_errors():
+        scope = await anyio.to_thread.run_sync(scope_of, ctx)
+        svc = scope.services
         request = await anyio.to_thread.run_sync(build, svc)
+        scope.collection(request.collection, "editor", "ingest into")  # refused before any file is read
         total = len(request.items)
         token = anyio.lowlevel.current_token()
         send, receive = anyio.create_memory_object_stream[int](max_buffer_size=math.inf)
@@ -73,7 +75,8 @@ async def run_ingest(ctx: Context, build: Callable[[Services], IngestRequest]) -
 
         async def work() -> None:
             try:
-                outcome["result"] = await anyio.to_thread.run_sync(svc.ingestion.run, request, on_progress)
+                outcome["result"] = await anyio.to_thread.run_sync(
+                    lambda: scope.ingest(request, wait=True, on_progress=on_progress))
             except Exception as exc:
                 outcome["error"] = exc
             finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -17,6 +18,9 @@ from mcp.server.mcpserver import MCPServer
 
 from mcp_server import ask_tools, collections_tools, documents_tools, graph_edit_tools, graph_tools, ingest_tools, web_tools
 from mcp_server.context import AppContext, lifespan
+from services import process
+from services.authz.service import AccessService
+from services.errors import Forbidden
 
 log = logging.getLogger(__name__)
 
@@ -39,28 +43,50 @@ def build_server() -> MCPServer[AppContext]:
 
 
 class BearerAuth:
-    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``."""
+    """ASGI middleware: an HTTP request must carry ``Authorization: Bearer <token>``: the shared RAG_MCP_TOKEN
+    (acts as the operator) or a user's token (`rag tokens create USER`; acts as that user, each tool call is
+    checked by the access scope). Without a shared token and while no user exists, no header is needed
+    (loopback only: `rag mcp` refuses another address). An unknown or revoked token gets 401."""
 
-    def __init__(self, app: Any, token: str) -> None:
+    def __init__(self, app: Any, token: str | None, access: Callable[[], AccessService] | None = None) -> None:
         self.app = app
-        self.expected = f"Bearer {token}".encode()
+        self.expected = f"Bearer {token}".encode() if token else None
+        self.access = access
+
+    def _allowed(self, given: bytes) -> bool:
+        """Runs on a worker thread: it may read the users and tokens tables."""
+        if self.expected is not None and hmac.compare_digest(given, self.expected):
+            return True
+        access = self.access() if self.access is not None else None
+        if given[:7].lower() == b"bearer " and access is not None:
+            try:
+                access.principal_for_token(given[7:].decode("utf-8", "replace").strip())
+                return True
+            except Forbidden:
+                return False
+        return not given and self.expected is None and (access is None or not access.users_exist())
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
+            if not await anyio.to_thread.run_sync(self._allowed, given):
                 from starlette.responses import JSONResponse
 
-                response = JSONResponse({"error": "unauthorized", "detail": "Send Authorization: Bearer <RAG_MCP_TOKEN>."},
+                response = JSONResponse({"error": "unauthorized", "detail": "Send Authorization: Bearer <token> "
+                                         "(RAG_MCP_TOKEN, or one from `rag tokens create USER`)."},
                                         status_code=401, headers={"WWW-Authenticate": "Bearer"})
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 
-def http_app(server: MCPServer[Any], *, host: str, token: str | None) -> Any:
-    app = server.streamable_http_app(host=host)
-    return BearerAuth(app, token) if token else app
+def _access() -> AccessService:
+    return process.get_services().access
+
+
+def http_app(server: MCPServer[Any], *, host: str, token: str | None,
+             access: Callable[[], AccessService] | None = _access) -> Any:
+    return BearerAuth(server.streamable_http_app(host=host), token, access)
 
 
 def serve(transport: str, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:

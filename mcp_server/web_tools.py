@@ -9,7 +9,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from mcp_server.context import services_of, tool_errors
+from mcp_server.context import scope_of, tool_errors
 from services.jsonable import to_jsonable
 from services.web.crawl import CrawlRequest, CrawlResult
 
@@ -30,8 +30,8 @@ def register(server: MCPServer[Any]) -> None:
         follows links for a while when there is no sitemap, and returns up to 150 URLs grouped by path pattern
         (e.g. {"pattern": "/docs/*", "count": 120}), the total found, and stopped_early with a reason when the
         time limit hit. Pass a group's pattern to ingest_url's include to crawl just that part."""
-        svc = services_of(ctx)
         with tool_errors():
+            svc = (await anyio.to_thread.run_sync(scope_of, ctx)).services  # any signed-in caller: it stores nothing
             result = await anyio.to_thread.run_sync(
                 lambda: svc.crawler.analyze(url, time_limit=time_limit))
         return to_jsonable(result)
@@ -62,12 +62,12 @@ def register(server: MCPServer[Any]) -> None:
         fetched_at. robots.txt is respected. Returns the crawl's outcome: counts and per-page status with a
         reason for every skipped or failed page. May take minutes for large crawls; the same crawl while one
         is running is refused."""
-        svc = services_of(ctx)
         request = CrawlRequest(collection, url, mode=mode, max_pages=max_pages if crawl else 1,
                                max_depth=max_depth if crawl else 0, same_domain=same_domain, path_prefix=path_prefix,
                                include=list(include or []), exclude=list(exclude or []), render_js=render_js)
         with tool_errors():
-            result = await anyio.to_thread.run_sync(lambda: svc.crawler.run(request))
+            scope = await anyio.to_thread.run_sync(scope_of, ctx)
+            result = await anyio.to_thread.run_sync(lambda: scope.crawl(request))
         return _outcome(result)
 
     @server.tool(annotations=ToolAnnotations(open_world_hint=True))
@@ -79,9 +79,9 @@ def register(server: MCPServer[Any]) -> None:
         """Carry on a stopped crawl from the pages it still had queued, with its original settings. Pages it had
         already done are kept (and listed in the result). A crawl that finished cannot be resumed: call ingest_url
         again (mode reingest to refresh it). Returns the same outcome as ingest_url."""
-        svc = services_of(ctx)
         with tool_errors():
-            result = await anyio.to_thread.run_sync(lambda: svc.crawler.resume(crawl_id))
+            scope = await anyio.to_thread.run_sync(scope_of, ctx)
+            result = await anyio.to_thread.run_sync(lambda: scope.resume_crawl(crawl_id))
         return _outcome(result)
 
 

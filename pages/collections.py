@@ -8,6 +8,7 @@ import streamlit as st
 from components.app_shell import serve
 from components.feedback import user_errors
 from components.markdown_text import md_escape
+from components.permissions import may, may_create
 from components.pickers import collection_index, remember_collection
 from components.resources import get_services
 from components.schema_editor import SHORTHAND_HELP, fields_caption, parse_schema, schema_tab
@@ -56,7 +57,8 @@ def render() -> None:
     flash(Keys.COLLECTIONS_FLASH)
     collections = svc.collections.list()
     _next_step([c.name for c in collections])
-    _create_form(svc, open_=not collections)
+    if may_create(svc):
+        _create_form(svc, open_=not collections)
     if not collections:
         st.info("No collections yet: create one above.", icon=":material/info:")
         st.stop()
@@ -77,7 +79,10 @@ def render() -> None:
     remember_collection(chosen)
     coll = next(c for c in collections if c.name == chosen)
 
-    info, edit, schema_, danger = st.tabs(["Details", "Description", "Schema", "Delete"])
+    editor, owner = may(svc, coll.name, "editor"), may(svc, coll.name, "owner")
+    labels = ["Details"] + (["Description", "Schema"] if editor else []) + (["Delete"] if owner else [])
+    tabs = dict(zip(labels, st.tabs(labels)))
+    info = tabs["Details"]
     with info:
         st.markdown(f"**{coll.document_count}** documents · **{coll.chunk_count}** chunks")
         st.caption(f"Embedding model {coll.embedding_model}, {coll.embedding_dim} dimensions · created {coll.created_at:%Y-%m-%d %H:%M}")
@@ -89,6 +94,16 @@ def render() -> None:
                      query_params={"collection": coll.name})
         l3.page_link("pages/search.py", label="Search it", icon=":material/search:",
                      query_params={"collection": coll.name})
+    if editor:
+        _edit_tabs(svc, coll, tabs["Description"], tabs["Schema"])
+    if owner:
+        _delete_tab(svc, coll, tabs["Delete"])
+
+    with st.expander("Schema as JSON, for the CLI", icon=":material/code:"):
+        st.code(json.dumps(coll.metadata_schema, indent=2), language="json")
+
+
+def _edit_tabs(svc, coll, edit, schema_) -> None:
     with edit:
         with st.form("collections.edit"):
             new_description = st.text_area("Description", value=coll.description)
@@ -99,6 +114,9 @@ def render() -> None:
                     st.rerun()
     with schema_:
         schema_tab(svc, coll)
+
+
+def _delete_tab(svc, coll, danger) -> None:
     with danger:
         st.warning(f"Deleting {md_escape(repr(coll.name))} removes it and the {coll.document_count} documents that only it holds, "
                    "with their chunks.", icon=":material/warning:")
@@ -109,9 +127,6 @@ def render() -> None:
                 st.session_state[Keys.COLLECTIONS_SELECTED] = None
                 flash(Keys.COLLECTIONS_FLASH, md_escape(f"Deleted {coll.name!r} and {removed} document(s)."))
                 st.rerun()
-
-    with st.expander("Schema as JSON, for the CLI", icon=":material/code:"):
-        st.code(json.dumps(coll.metadata_schema, indent=2), language="json")
 
 
 serve(render)

@@ -9,6 +9,7 @@ from components.document_view import chunks_tab, content_tab
 from components.feedback import parse_json_object, user_errors
 from components.markdown_text import md_escape
 from components.metadata_editor import metadata_tab
+from components.permissions import may
 from components.pickers import collection_index, remember_collection
 from components.resources import get_services
 from components.state import Keys, flash
@@ -101,6 +102,10 @@ def render() -> None:
     st.caption(md_escape(graph_line))
     notice = st.container()  # a save's outcome shows here, above the tabs, whatever tab is open
     # Keyed and tracked, the tabs stay on the one the user opened across reruns (a save, a failed save).
+    if not may(svc, doc.collections[0] if doc.collections else "", "editor") or \
+            not all(may(svc, name, "editor") for name in doc.collections):
+        _read_only(view, focus, doc)
+        return
     content, chunks, meta, delete = st.tabs(["Content", "Chunks", "Metadata", "Delete"], key=Keys.DOCUMENTS_TAB, on_change="rerun")
     with content:
         content_tab(view, focus)
@@ -117,6 +122,18 @@ def render() -> None:
                 st.query_params.clear()
                 flash(Keys.DOCUMENTS_FLASH, md_escape(f"Deleted {doc.title!r}."))
                 st.rerun()
+
+
+def _read_only(view, focus, doc) -> None:
+    """A viewer's document: its text, chunks and metadata, with no edit or delete control."""
+    content, chunks, meta = st.tabs(["Content", "Chunks", "Metadata"], key=Keys.DOCUMENTS_TAB + ".read", on_change="rerun")
+    with content:
+        content_tab(view, focus)
+    with chunks:
+        chunks_tab(view, focus)
+    with meta:
+        st.caption("You may read this document; editing it needs the editor role.")
+        st.json(doc.metadata)
 
 
 serve(render)

@@ -13,6 +13,7 @@ from components.graph_review import export, history, review_queue
 from components.graph_view import facts_frame, show_fact_sources
 from components.markdown_text import md_escape
 from components.mermaid_view import show_mermaid
+from components.permissions import may
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
 from components.state import Keys, flash
@@ -103,8 +104,10 @@ def render() -> None:
     if subgraph is None:
         st.stop()
 
-    canvas_tab, mermaid_tab, facts_tab, relate_tab, edit_tab, review_tab = st.tabs(
-        ["Canvas", "Mermaid", "Facts", "How does X relate to Y?", "Edit", "Review & export"])
+    editor = may(svc, coll.name, "editor")
+    labels = ["Canvas", "Mermaid", "Facts", "How does X relate to Y?"] + (["Edit", "Review & export"] if editor
+                                                                          else ["History & export"])
+    canvas_tab, mermaid_tab, facts_tab, relate_tab, *rest = st.tabs(labels)
     with canvas_tab:
         if not subgraph.facts:
             st.info("No facts match these filters.", icon=":material/filter_alt_off:")
@@ -127,6 +130,12 @@ def render() -> None:
     with relate_tab:
         relate(svc, coll, focus)
     focus_entity = next(e for e in entities if e.key == focus)
+    if not editor:  # a viewer: the edit history and the exports, no edit, review or undo control
+        with rest[0]:
+            history(svc, coll, author(), read_only=True)
+            export(svc, coll, scene.subgraph() if scene is not None else None)
+        return
+    edit_tab, review_tab = rest
     with edit_tab:
         edit_panel(svc, coll, focus_entity, entities, subgraph)
     with review_tab:

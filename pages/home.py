@@ -80,6 +80,12 @@ def render() -> None:
 
     st.subheader("Recent ingestion jobs")
     jobs_table(svc.jobs.recent(10))
+    who = getattr(svc, "who", None)  # set once users exist (docs/access.md)
+    if who is not None and who.unrestricted:
+        with st.expander("Audit log (admins)", icon=":material/history:"):
+            st.caption("Every change, newest first: who, when (UTC), what. `rag audit` lists more.")
+            st.dataframe([{"when": r["at"][:19], "who": r["actor"], "action": r["action"], "target": r["target"],
+                           "detail": str(r["detail"])} for r in svc.audit(200)], hide_index=True, width="stretch")
 
 
 def shared_with_text(pg: dict) -> str:

@@ -10,6 +10,7 @@ from components.feedback import parse_json_object, user_errors
 from components.graph_repair import graph_section
 from components.ingest_job import job_section, started, submit
 from components.markdown_text import md_escape
+from components.permissions import may
 from components.pickers import collection_index, remember_collection
 from components.resources import get_services
 from components.schema_editor import metadata_example
@@ -49,7 +50,12 @@ def render() -> None:
     svc = get_services()
     st.title("Ingest")
 
-    collections = svc.collections.list()
+    readable = svc.collections.list()
+    collections = [c for c in readable if may(svc, c.name, "editor")]
+    if readable and not collections:
+        st.info("You may read these collections but not add to them: ingesting needs the editor role.",
+                icon=":material/lock:")
+        st.stop()
     if not collections:
         st.info("Create a collection first.", icon=":material/info:")
         st.page_link("pages/collections.py", label="Collections", icon=":material/folder_special:")

@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine
 
+from services.authz.principal import Principal
+from services.authz.scope import Scope
+from services.authz.service import AccessService
+from services.authz.view import ScopedServices
 from services.collections import CollectionService
 from services.documents import DocumentService
 from services.errors import ConfigError
@@ -67,6 +71,19 @@ class Services:
     lookup: GraphLookup
     graph: GraphService | None = None
     graph_store: LazyGraphStore | None = None
+
+    @cached_property
+    def access(self) -> AccessService:
+        """Users, roles, tokens and the audit log (issue 32)."""
+        return AccessService(engine=self.engine)
+
+    def scope(self, who: Principal) -> Scope:
+        """The services as ``who`` may use them: every operation checked (services/authz/scope.py)."""
+        return Scope(self, self.access, who)
+
+    def view(self, who: Principal) -> ScopedServices:
+        """These services with the attribute names the pages use, every call checked for ``who``."""
+        return ScopedServices(self, self.scope(who))
 
     @cached_property
     def curation(self) -> CurationService:

@@ -67,3 +67,7 @@ class EditConflict(WorkbenchError):
 
 class InUse(WorkbenchError):
     """Something other processes still use (the embedded stores) was not stopped."""
+
+
+class Forbidden(WorkbenchError):
+    """The signed-in user may not do this (a role too low, a collection not theirs); nothing was changed."""

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 from collections.abc import Callable
@@ -72,6 +73,12 @@ class AskService:
         self.llm = llm
         self.diagrams = diagrams
         self.answerer = ExtractiveAnswerer(retriever.search.engine, embedder, self._spacy)
+
+    def of(self, *, conversations: ConversationService, memory: MemoryService) -> AskService:
+        """The same Ask (retrieval, models) over one person's conversations and memory facts."""
+        mine = copy.copy(self)
+        mine.conversations, mine.memory = conversations, memory
+        return mine
 
     def _spacy(self) -> Any:
         from services.graph.extraction import load_spacy
