@@ -187,11 +187,11 @@ def _checked(t: Triple) -> Triple:
 
 # Kinds a label's end cannot have: by the tagger's type (only the person/place confusion is safe to trust:
 # the tagger calls a club by its city), and by the name's own head noun ("… Stadium", "University of …").
-_NEVER_BY_TAG = {"person": {"place"}, "place": {"person"}, "event": {"person", "place"}}
+_NEVER_BY_TAG = {"person": {"place"}, "place": {"person", "group"}, "event": {"person", "place"}}
 _NEVER_BY_HEAD = {"person": {"org", "place", "work", "event"}, "org": {"place", "work", "event"},
                   "place": {"person", "org", "work", "event"}, "event": {"person", "place"}}
 # Labels checked but not used to type their ends ("competed in the NBA" does not make the NBA an event).
-_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT")}
+_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE")}
 
 
 def _contradicts(wanted: str, ref: Ref) -> bool:

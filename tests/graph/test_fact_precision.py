@@ -315,3 +315,13 @@ def test_the_label_says_what_the_phrase_says(extractor, text, topic, fact):
     _, facts = extract(extractor, text, topic=topic)
     found = triples(facts)
     assert fact in found, found
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong"), [
+    ("He managed Hobbico, a distributor of radio-controlled models.", "Wayne Frey", "owns"),
+    ("President Washington requested Mr. Madison to prepare the draft of a veto.", None, "declared"),
+    ("The Indians surrounded Texas on every side.", None, "borders"),
+])
+def test_a_verb_that_does_not_mean_the_label_gives_another(extractor, text, topic, wrong):
+    _, facts = extract(extractor, text, topic=topic)
+    assert not [f for f in triples(facts) if f[1] == wrong], triples(facts)
