@@ -17,7 +17,6 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from services.collections import CollectionService
 from services.errors import AmbiguousName, NotFound, StoreUnavailable, ValidationFailed
 from services.graph import edit_log, edit_ops
 from services.graph.edit_log import GraphEdit
@@ -26,7 +25,8 @@ from services.graph.entities import display_name, entity_key
 from services.graph.model import Entity
 from services.graph.rewrite import Snapshot, read, rewrite
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # collections sit above the graph: the container passes one in
+    from services.collections import CollectionService
     from services.graph.service import GraphService
 
 log = logging.getLogger(__name__)

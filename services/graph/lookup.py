@@ -11,13 +11,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from services.collections import CollectionService
 from services.errors import AmbiguousName, NotFound, ValidationFailed
 from services.graph.entities import entity_key
 from services.graph.mermaid import subgraph_to_mermaid
 from services.graph.model import Entity, Subgraph
 
-if TYPE_CHECKING:  # the service imports llama_index; a lookup by name need not
+if TYPE_CHECKING:  # the service imports llama_index; a lookup by name need not. Collections sit above the graph:
+    from services.collections import CollectionService  # the container passes one in, the graph never imports it
     from services.graph.service import GraphService
 
 _DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$")

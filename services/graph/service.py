@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from services import documents
 from services.errors import NotFound, StoreUnavailable
 from services.graph import queries as q
 from services.graph.model import GraphIndexResult
@@ -120,13 +121,9 @@ class GraphService(GraphReads):
 
     def _index(self, document_id: int, cancelled: Callable[[], bool] | None) -> GraphIndexResult:
         with self.engine.connect() as conn:
-            doc = conn.execute(
-                sa.text("SELECT d.id, d.title, d.content, d.metadata, d.created_at, "
-                        "(SELECT min(collection_id) FROM collection_documents WHERE document_id = d.id) AS cid "
-                        "FROM documents d WHERE d.id = :id"), {"id": document_id},
-            ).first()
-            if doc is None:
-                raise NotFound(f"No document with id {document_id}.")
+            doc = documents.graph_source(conn, document_id)
+            if doc is None or doc.collection_id is None:  # a document is in a collection from its first write
+                raise NotFound(f"No document with id {document_id} in any collection.")
             chunks = chunk_store.chunk_starts(conn, document_id)
         removing = time.perf_counter()
         self.remove_document(document_id)
@@ -143,17 +140,17 @@ class GraphService(GraphReads):
         extracted = time.perf_counter()
         from services.graph.document_facts import document_rows
 
-        rows = document_rows(document_id=document_id, collection_id=doc.cid, metadata=doc.metadata, nodes=nodes,
+        rows = document_rows(document_id=document_id, collection_id=doc.collection_id, metadata=doc.metadata, nodes=nodes,
                              chunks=chunks, existing=lambda keys: self.store.query(
-                                 q.EXISTING_ENTITIES, {"collection_id": doc.cid, "keys": keys}))
-        self._write_diagrams(document_id, doc.cid)
+                                 q.EXISTING_ENTITIES, {"collection_id": doc.collection_id, "keys": keys}))
+        self._write_diagrams(document_id, doc.collection_id)
         self._batched(q.MERGE_ENTITIES, rows.entities)
         self.write_facts(q.CREATE_FACTS, rows.facts)
-        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.cid, f["exclusive"]) for f in rows.facts})
+        self._refresh_slots({(f["relation"], f["source"], f["target"], doc.collection_id, f["exclusive"]) for f in rows.facts})
         from services.graph.mentions import document_graph
 
         walk = rows.walk_keys
-        walk_graph = document_graph(collection_id=doc.cid, document_id=document_id, title=doc.title,
+        walk_graph = document_graph(collection_id=doc.collection_id, document_id=document_id, title=doc.title,
                                     metadata=doc.metadata, nodes=nodes, chunks=chunks,
                                     facts=[(walk.get(f["source"], f["source"]), walk.get(f["target"], f["target"]),
                                             f["chunk_id"]) for f in rows.facts])
@@ -161,7 +158,7 @@ class GraphService(GraphReads):
             walk_store.write_document(conn, walk_graph)
         from services.graph.edit_replay import replay
 
-        replay(self, doc.cid)  # the analyst's edits hold over what the extractor wrote again
+        replay(self, doc.collection_id)  # the analyst's edits hold over what the extractor wrote again
         return GraphIndexResult(document_id, "done", entities=len(rows.entities), facts=len(rows.facts),
                                 extract_seconds=extracted - started,
                                 write_seconds=time.perf_counter() - extracted + started - removing)
@@ -179,11 +176,8 @@ class GraphService(GraphReads):
         from services.graph.mentions import document_graph
 
         with self.engine.connect() as conn:
-            doc = conn.execute(sa.text(
-                "SELECT d.id, d.title, d.content, d.metadata, "
-                "(SELECT min(collection_id) FROM collection_documents WHERE document_id = d.id) AS cid "
-                "FROM documents d WHERE d.id = :id"), {"id": document_id}).first()
-            if doc is None or doc.cid is None:
+            doc = documents.graph_source(conn, document_id)
+            if doc is None or doc.collection_id is None:
                 return False
             chunks = chunk_store.chunk_starts(conn, document_id)
         rows = self.store.query(q.DOCUMENT_FACT_LINKS, {"document_id": document_id})
@@ -194,7 +188,7 @@ class GraphService(GraphReads):
                                                         properties={"key": r[side]}))
         node = TextNode(text=doc.content, start_char_idx=0)
         node.metadata[KG_NODES_KEY] = list(entities.values())
-        walk_graph = document_graph(collection_id=doc.cid, document_id=document_id, title=doc.title,
+        walk_graph = document_graph(collection_id=doc.collection_id, document_id=document_id, title=doc.title,
                                     metadata=doc.metadata, nodes=[node], chunks=chunks,
                                     facts=[(r["source"], r["target"], r["chunk_id"]) for r in rows])
         with self.engine.begin() as conn:
@@ -314,24 +308,15 @@ class GraphService(GraphReads):
     def _set_status(self, document_id: int, status: str, *, entities: int = 0, facts: int = 0,
                     error: str | None = None) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                sa.text("UPDATE documents SET graph_status = :s, graph_error = :e, graph_entities = :n, "
-                        "graph_facts = :f, graph_updated_at = now() WHERE id = :id"),
-                {"s": status, "e": error, "n": entities, "f": facts, "id": document_id},
-            )
+            documents.set_graph_status(conn, document_id, status, entities=entities, facts=facts, error=error)
 
     def rebuild(self, document_ids: list[int]) -> list[GraphIndexResult]:
         """Re-extract the given documents (the repair path for 'failed' or 'pending')."""
         return [self.index_document(d) for d in document_ids]
 
     def documents_needing_graph(self, collection_id: int | None = None) -> list[int]:
-        sql = "SELECT d.id FROM documents d WHERE d.graph_status IN ('pending', 'failed')"
-        params: dict[str, Any] = {}
-        if collection_id is not None:
-            sql += " AND EXISTS (SELECT 1 FROM collection_documents cd WHERE cd.document_id = d.id AND cd.collection_id = :c)"
-            params["c"] = collection_id
         with self.engine.connect() as conn:
-            return list(conn.execute(sa.text(sql + " ORDER BY d.id"), params).scalars())
+            return documents.needing_graph(conn, collection_id)
 
     # -- reading -------------------------------------------------------------------------
     def stamp(self, collection_id: int) -> str:
