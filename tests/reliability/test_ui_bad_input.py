@@ -61,7 +61,7 @@ def test_ingest_page_refuses_bad_metadata_json(services, schema_collection, sinc
 
 def test_ingest_page_says_why_schema_breaking_metadata_is_refused_before_a_job(services, schema_collection, since):
     at = _ingest_text(schema_collection, metadata='{"year": "nineteen", "published": "2023-13-45"}')
-    assert any("'year' must be a integer, got 'nineteen'" in e for e in _errors(at)), _errors(at)
+    assert any("'year' must be an integer, got 'nineteen'" in e for e in _errors(at)), _errors(at)
     assert at.session_state["ingest.job_id"] is None  # every file of the ingest would have failed: none started
     assert_nothing_stored(services, schema_collection, ["UI bad input"], since)
 
