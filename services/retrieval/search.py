@@ -64,6 +64,9 @@ class SearchHit:
     metadata: dict[str, Any] = field(default_factory=dict)
     chunk_metadata: dict[str, Any] = field(default_factory=dict)  # e.g. associated_diagram_id
     segments: list[tuple[str, bool]] = field(default_factory=list)  # (text, is_match) for highlighting
+    # Hybrid: the hit's rank in each list it interleaves, "question" (semantic + BM25 fused) and "widened"
+    # (BM25 with feedback). Its score, 1 / the best of them, ties between lists; these say which placed it.
+    list_ranks: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -238,6 +241,8 @@ class SearchService:
             rows = loading.result() if loading is not None else {}
             rows.update(chunk_store.load_hits(conn, [c for c in top if c not in rows], query, highlight=highlight))
             hits = _hits(rows, top, scores, semantic, keyword, query)
+            if mode == "hybrid":
+                _add_list_ranks(hits, {"question": first, "widened": ranked(expanded)})
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
         counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}
         if mode == "hybrid":
@@ -261,3 +266,9 @@ def _hits(rows: dict[int, Any], ids: list[int], scores: dict[int, float], semant
             metadata=r.metadata, chunk_metadata=r.chunk_metadata or {}, segments=_segments(r.marked, query),
         ))
     return hits
+
+
+def _add_list_ranks(hits: list[SearchHit], lists: dict[str, list[int]]) -> None:
+    positions = {name: {cid: rank for rank, cid in enumerate(ids, start=1)} for name, ids in lists.items()}
+    for hit in hits:
+        hit.list_ranks = {name: at[hit.chunk_id] for name, at in positions.items() if hit.chunk_id in at}
