@@ -16,6 +16,7 @@ servers themselves) are skipped on external servers.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import uuid
@@ -131,3 +132,17 @@ def shared_data() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared/data is not beside this checkout")
     return SHARED
+
+
+@pytest.fixture
+def allowed_root(monkeypatch, tmp_path):
+    """The app's settings (read from the environment) confined to ``tmp_path/root``."""
+    from services.settings import get_settings
+
+    root = tmp_path / "root"
+    root.mkdir()
+    monkeypatch.setenv("RAG_ALLOWED_ROOTS", json.dumps([str(root)]))
+    get_settings.cache_clear()
+    yield root
+    monkeypatch.undo()
+    get_settings.cache_clear()

@@ -2,25 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
 from tests.utils.app import open_page
-
-
-@pytest.fixture
-def allowed_root(monkeypatch, tmp_path):
-    """The app's settings (read from the environment) confined to ``tmp_path/root``."""
-    from services.settings import get_settings
-
-    root = tmp_path / "root"
-    root.mkdir()
-    monkeypatch.setenv("RAG_ALLOWED_ROOTS", json.dumps([str(root)]))
-    get_settings.cache_clear()
-    yield root
-    monkeypatch.undo()
-    get_settings.cache_clear()
 
 
 def test_directory_preview_says_when_it_lists_only_some_files(collection, allowed_root):
