@@ -28,6 +28,17 @@ def find_spans(text: str, needle: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in re.finditer(re.escape(needle.strip()), text, flags=re.I)]
 
 
+def cited_passage(title: str, focus: ChunkView) -> None:
+    """The passage a citation or search hit opened, highlighted, first on the page (above the documents table)."""
+    page = page_ref(focus.metadata)
+    heading = " › ".join(focus.heading_path)
+    with st.container(border=True):
+        st.caption(md_escape(f"The cited passage of {title}: {page + ', ' if page else ''}"
+                             f"{heading + ', ' if heading else ''}chunk {focus.chunk_index}, characters "
+                             f"{focus.char_start}–{focus.char_end}; highlighted again in the whole document below."))
+        st.html(markdown_html(with_marks(focus.text, [(0, len(focus.text))]), css_class="rag-chunk"))
+
+
 def content_tab(view: DocumentView, focus: ChunkView | None) -> None:
     text = view.content
     needle = st.text_input("Find in document", key="documents.find", placeholder="a word or phrase",
@@ -42,11 +53,6 @@ def content_tab(view: DocumentView, focus: ChunkView | None) -> None:
                     lo, hi = max(0, start - 80), min(len(text), end + 80)
                     snippet = with_marks(text[lo:hi], [(start - lo, end - lo)])
                     st.html(markdown_html(("…" if lo else "") + " ".join(snippet.split()) + ("…" if hi < len(text) else "")))
-    if focus is not None and not needle.strip():
-        page = page_ref(focus.metadata)
-        st.caption(f"The cited passage: chunk {focus.chunk_index}{', ' + page if page else ''}, characters "
-                   f"{focus.char_start}–{focus.char_end}, highlighted below in the whole document.")
-        st.html(markdown_html(with_marks(focus.text, [(0, len(focus.text))]), css_class="rag-chunk"))
     spans = found or ([(focus.char_start, focus.char_end)] if focus is not None else [])
     shown = text[:SHOWN_CHARS]
     if len(text) > SHOWN_CHARS:

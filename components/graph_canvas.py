@@ -78,9 +78,10 @@ def relate(svc: Services, coll: Collection, focus: str) -> None:
     other = st.selectbox("Other entity", [e.key for e in others], key="graph.other_pick",
                          format_func=lambda k: next(e.name for e in others if e.key == k))
     with user_errors("Could not find paths"):
-        paths = svc.graph.paths(coll.id, focus, other, max_hops=3)
+        paths = svc.graph.paths(coll.id, focus, other, max_hops=3, documents=coll.document_count)
         if not paths:
-            st.info("No path within 3 hops.", icon=":material/route:")
+            st.info("No path within 3 hops (routes through generic concepts, which the canvas folds, are left "
+                    "out).", icon=":material/route:")
             return
         st.caption(f"{len(paths)} distinct route(s), shortest first.")
         drawn = Subgraph()

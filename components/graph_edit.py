@@ -31,24 +31,26 @@ def done(message: str) -> None:
 
 
 def edit_panel(svc: Services, coll: Collection, focus: Entity, entities: list[Entity], subgraph: Subgraph) -> None:
+    """The boxes about the entity are keyed by it: a box keyed alone keeps its first value across focus changes,
+    naming (or, for "Delete", confirming) the previous entity while the canvas shows the new one."""
     st.text_input("Your name (recorded with each edit)", key="graph.edit.author", placeholder="analyst")
     cur, who = svc.curation, author()
     name = md_escape(focus.name)  # an entity's name is text from a document: never markdown
     st.markdown(f"**Edit {name}** ({md_escape(focus.type or 'untyped')}, key {md_escape(focus.key)})")
     others = {e.key: f"{e.name} ({e.type or 'untyped'}, {e.degree} facts)" for e in entities if e.key != focus.key}
-    fold = st.multiselect(f"Merge into {name}", list(others), format_func=others.get, key="graph.edit.merge",
+    fold = st.multiselect(f"Merge into {name}", list(others), format_func=others.get, key=f"graph.edit.merge.{focus.key}",
                           placeholder="Entities that are the same thing")
     if st.button("Merge", key="graph.edit.merge_go", disabled=not fold, icon=":material/merge:"):
         with user_errors("Could not merge"):
             edit = cur.merge_keys(coll.id, [focus.key, *fold], author=who)
             done(f"Edit {edit.id}: {edit.summary}.")
     c1, c2 = st.columns(2)
-    new_name = c1.text_input("New name", key="graph.edit.rename", value=focus.name)
+    new_name = c1.text_input("New name", key=f"graph.edit.rename.{focus.key}", value=focus.name)
     if c1.button("Rename", key="graph.edit.rename_go", disabled=new_name.strip() in ("", focus.name)):
         with user_errors("Could not rename"):
             edit = cur.rename(coll.name, focus.key if "#" in focus.key else focus.name, new_name, author=who)
             done(f"Edit {edit.id}: {edit.summary}.")
-    new_type = c2.text_input("Type", key="graph.edit.retype", value=focus.type,
+    new_type = c2.text_input("Type", key=f"graph.edit.retype.{focus.key}", value=focus.type,
                              help="PERSON, ORG, GPE, LOC, PRODUCT, EVENT, WORK_OF_ART, LAW...")
     if c2.button("Change type", key="graph.edit.retype_go", disabled=new_type.strip().upper() in ("", focus.type)):
         with user_errors("Could not change the type"):
@@ -57,8 +59,8 @@ def edit_panel(svc: Services, coll: Collection, focus: Entity, entities: list[En
     documents = sorted({f.document_id for f in subgraph.facts if f.document_id is not None
                         and focus.key in (f.source_key, f.target_key)})
     with st.expander("Split: it conflates two things"):
-        docs = st.multiselect("The facts of these documents", documents, key="graph.edit.split_docs")
-        split_name = st.text_input("go to the entity", key="graph.edit.split_name", placeholder="e.g. Paris (Texas)")
+        docs = st.multiselect("The facts of these documents", documents, key=f"graph.edit.split_docs.{focus.key}")
+        split_name = st.text_input("go to the entity", key=f"graph.edit.split_name.{focus.key}", placeholder="e.g. Paris (Texas)")
         if st.button("Split", key="graph.edit.split_go", disabled=not (docs and split_name.strip())):
             with user_errors("Could not split"):
                 edit = cur.split(coll.name, _ref(focus), split_name, documents=docs, author=who)
@@ -75,7 +77,7 @@ def edit_panel(svc: Services, coll: Collection, focus: Entity, entities: list[En
                 if wrong is not None:
                     edit = cur.delete_fact(coll.name, str(wrong), author=who)
                     done(f"Edit {edit.id}: {edit.summary}.")
-        sure = st.checkbox(f"Delete {name} and its {focus.degree} facts", key="graph.edit.entity_sure")
+        sure = st.checkbox(f"Delete {name} and its {focus.degree} facts", key=f"graph.edit.entity_sure.{focus.key}")
         if st.button("Delete entity", key="graph.edit.entity_go", disabled=not sure, icon=":material/delete_forever:"):
             with user_errors("Could not delete the entity"):
                 edit = cur.delete_entity(coll.name, _ref(focus), author=who)

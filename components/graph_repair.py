@@ -12,7 +12,14 @@ from services.container import Services
 
 
 def graph_section(svc: Services, coll: Collection) -> None:
+    """Redrawn every 2 s while a job (from this page or elsewhere) runs into the collection, so the statuses
+    follow the job; the job section reruns the whole page when its own job ends."""
     st.subheader("Knowledge graph")
+    running = any(j.status == "running" and j.collection_id == coll.id for j in svc.jobs.recent(10))
+    st.fragment(run_every=2.0 if running else None)(_graph_statuses)(svc, coll)
+
+
+def _graph_statuses(svc: Services, coll: Collection) -> None:
     docs = svc.documents.list(collection_id=coll.id, limit=1000)
     by_status = svc.documents.graph_status_counts(coll.id)
     st.caption(f"{md_escape(coll.name)}: " + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "no documents"))

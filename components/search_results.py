@@ -26,27 +26,41 @@ def badges_html(metadata: dict[str, Any], fields: list[str]) -> str:
     return "".join(_BADGE.format(html.escape(f"{k} {metadata[k]}")) for k in shown)
 
 
-def _score_line(hit: SearchHit, mode: str) -> str:
-    # Hybrid's score is one over the hit's best rank in the lists it interleaves: say the rank.
-    parts = [f"best rank **{round(1 / hit.score)}** (hybrid)" if mode == "hybrid" and hit.score > 0
-             else f"score **{hit.score:.3f}**"]
-    if hit.semantic_score is not None:
-        parts.append(f"cosine {hit.semantic_score:.3f}")
-    if hit.keyword_score is not None:
-        parts.append(f"BM25 {hit.keyword_score:.2f}")
-    return " · ".join(parts)
+_LISTS = {"question": "in the question's ranking (semantic + keyword)",
+          "widened": "in the keyword search widened by the best results' words"}
+
+
+def score_lines(hit: SearchHit, mode: str) -> list[str]:
+    """What placed the hit, for its "Scores" expander. Hybrid's score is one over the hit's best rank in the
+    two lists it interleaves, so two hits can share it: say its rank in each list instead."""
+    if mode == "hybrid" and hit.list_ranks:
+        lines = [f"rank {rank} {_LISTS.get(name, name)}" for name, rank in hit.list_ranks.items()]
+    else:
+        lines = [f"score {hit.score:.3f}"]
+    scores = ([f"cosine similarity {hit.semantic_score:.3f}"] if hit.semantic_score is not None else []) + (
+        [f"BM25 {hit.keyword_score:.2f}"] if hit.keyword_score is not None else [])
+    if scores:
+        lines.append(" · ".join(scores))
+    lines.append(f"chunk {hit.chunk_index} · characters {hit.char_start}–{hit.char_end}")
+    return lines
+
+
+def hit_place(hit: SearchHit) -> str:
+    """Where the passage is, in the reader's terms: its page and heading (else its passage number)."""
+    page = page_ref(hit.chunk_metadata)
+    parts = ([page] if page else []) + ([" › ".join(hit.heading_path)] if hit.heading_path else [])
+    return " · ".join(parts) or f"passage {hit.chunk_index + 1}"
 
 
 def show_hit(rank: int, hit: SearchHit, mode: str) -> None:
-    page = page_ref(hit.chunk_metadata)
-    where = f"{page + ' · ' if page else ''}chunk {hit.chunk_index} · characters {hit.char_start}–{hit.char_end}"
-    if hit.heading_path:
-        where += " · " + " › ".join(hit.heading_path)
     head, link = st.columns([6, 1])
-    head.caption(f"**#{rank}** · " + _score_line(hit, mode) + " · " + md_escape(where))
+    head.markdown(f"**#{rank}** · {md_escape(hit_place(hit))}")
     link.page_link("pages/documents.py", label="Open passage", icon=":material/open_in_new:",
                    query_params={"doc": str(hit.document_id), "chunk": str(hit.chunk_index)})
     st.html(markdown_html(segments_text(hit.segments or [(hit.text, False)]), css_class="rag-chunk"))
+    with st.expander("Scores and position", icon=":material/analytics:"):
+        for line in score_lines(hit, mode):
+            st.caption(md_escape(line))
 
 
 def group_by_document(hits: list[SearchHit]) -> list[tuple[int, list[tuple[int, SearchHit]]]]:

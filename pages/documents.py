@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from components.app_shell import serve
-from components.document_view import chunks_tab, content_tab
+from components.document_view import chunks_tab, cited_passage, content_tab
 from components.feedback import parse_json_object, user_errors
 from components.markdown_text import md_escape
 from components.metadata_editor import metadata_tab
@@ -44,6 +44,7 @@ def render() -> None:
     svc = get_services()
     st.title("Documents")
     flash(Keys.DOCUMENTS_FLASH)
+    cited_box = st.container()  # a cited passage shows here, at the top of the view, once its document is open
 
     params = st.query_params
     collections = svc.collections.list()
@@ -92,9 +93,14 @@ def render() -> None:
     if doc.metadata:
         st.caption(" · ".join(f"**{md_escape(k)}** {md_escape(v)}" for k, v in list(doc.metadata.items())[:8]))
 
+    # A linked chunk belongs to the linked document: once another one is chosen, it no longer applies.
     chunk_param, chunk_id_param = params.get("chunk"), params.get("chunk_id")
-    focus = next((c for c in view.chunks if (chunk_param and str(c.chunk_index) == chunk_param)
-                  or (chunk_id_param and str(c.id) == chunk_id_param)), None)
+    focus = None if str(doc.id) != doc_id else next(
+        (c for c in view.chunks if (chunk_param and str(c.chunk_index) == chunk_param)
+         or (chunk_id_param and str(c.id) == chunk_id_param)), None)
+    if focus is not None:
+        with cited_box:
+            cited_passage(doc.title, focus)
     graph_line = {"done": f"graph: {doc.graph_entities} entities, {doc.graph_facts} facts",
                   "pending": "graph: pending (not extracted yet; rebuild it on the Ingest page)",
                   "failed": f"graph: FAILED ({doc.graph_error}); rebuild it on the Ingest page",

@@ -122,6 +122,9 @@ def render() -> None:
                 st.write(f"{info['matched']} files match, {info['supported']} of a supported type"
                          + (" · metadata.csv found" if info["has_sidecar"] else ""))
                 st.code("\n".join(info["sample"]) or "(none)", language=None)
+                if info["matched"] > len(info["sample"]):
+                    st.caption(f"Listing the first {len(info['sample'])} of {info['matched']} files; "
+                               f"{info['matched'] - len(info['sample'])} more are not listed.")
         if p2.button("Ingest directory", type="primary", key="ingest.dir_go", disabled=not path.strip()):
             metadata = parse_json_object(metadata_text, "Metadata")
             if metadata is not None:

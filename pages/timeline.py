@@ -9,7 +9,7 @@ from components.feedback import user_errors
 from components.graph_view import facts_frame
 from components.pickers import pick_collection, require_graph
 from components.resources import get_services
-from components.timeline_chart import TIMELINE_LEGEND, dated, timeline_figure
+from components.timeline_chart import ROWS, TIMELINE_LEGEND, dated, row_count, timeline_figure
 
 
 def render() -> None:
@@ -47,7 +47,15 @@ def render() -> None:
         st.info("No dated facts in this date range.", icon=":material/event_busy:")
         st.stop()
 
-    st.plotly_chart(timeline_figure(facts, dt.date.today()), width="stretch", key="timeline.chart")
+    today, shown_key = dt.date.today(), f"timeline.rows.{coll.id}.{key}"
+    rows_shown, total_rows = st.session_state.get(shown_key, ROWS), row_count(facts, today)
+    st.plotly_chart(timeline_figure(facts, today, rows_shown), width="stretch", key="timeline.chart")
+    if total_rows > rows_shown:
+        st.caption(f"Showing the first {rows_shown} of {total_rows} rows, by date.")
+        if st.button(f"Show {min(ROWS, total_rows - rows_shown)} more rows", key="timeline.more",
+                     icon=":material/add_circle:"):
+            st.session_state[shown_key] = rows_shown + ROWS
+            st.rerun()
     st.caption(TIMELINE_LEGEND)
     spans = [f for f in facts if f.single_valued or f.valid_until]
     st.caption(f"{len(facts)} facts: {len(facts) - len(spans)} statements (points) · {len(spans)} spans (bars), "

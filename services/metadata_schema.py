@@ -101,7 +101,8 @@ def drop_field(current: dict[str, Any], name: str, *, documents_using: int) -> d
 
 
 def _coerce(name: str, kind: str, value: Any) -> Any:
-    bad = ValidationFailed(f"Metadata field {name!r} must be a {kind}, got {value!r}.")
+    article = "an" if kind[:1] in "aeiou" else "a"  # "an integer", "a number"
+    bad = ValidationFailed(f"Metadata field {name!r} must be {article} {kind}, got {value!r}.")
     if kind == "string":
         if isinstance(value, str):
             return value

@@ -16,6 +16,7 @@ servers themselves) are skipped on external servers.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import uuid
@@ -159,3 +160,17 @@ def shared_data() -> Path:
     if not SHARED.is_dir():
         without_shared_data("this test")
     return SHARED
+
+
+@pytest.fixture
+def allowed_root(monkeypatch, tmp_path):
+    """The app's settings (read from the environment) confined to ``tmp_path/root``."""
+    from services.settings import get_settings
+
+    root = tmp_path / "root"
+    root.mkdir()
+    monkeypatch.setenv("RAG_ALLOWED_ROOTS", json.dumps([str(root)]))
+    get_settings.cache_clear()
+    yield root
+    monkeypatch.undo()
+    get_settings.cache_clear()

@@ -110,7 +110,8 @@ class GraphLookup:
     def paths(self, collection: str, a: str, b: str, *, max_hops: int = 3, limit: int = 5) -> dict[str, Any]:
         coll = self.collections.get(collection)
         ea, eb = self.resolve_entity(a, [coll.id]), self.resolve_entity(b, [coll.id])
-        found = self.require_graph().paths(coll.id, ea.key, eb.key, max_hops=max_hops, limit=limit)
+        found = self.require_graph().paths(coll.id, ea.key, eb.key, max_hops=max_hops, limit=limit,
+                                           documents=coll.document_count)
         return {"from": ea, "to": eb, "paths": found}
 
     def mermaid(self, collection: str, entity: str, *, depth: int = 1, direction: str = "LR") -> dict[str, Any]:

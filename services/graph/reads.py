@@ -12,6 +12,7 @@ from typing import Any
 
 from services.errors import ValidationFailed
 from services.graph import queries as q
+from services.graph.generic import CONCEPT, is_generic
 from services.graph.model import Entity, Fact, Subgraph
 from services.stores.graph_store import GraphStore
 from services.stores.lazy_graph_store import LazyGraphStore
@@ -114,8 +115,13 @@ class GraphReads:
         rows = self.store.query(q.COUNTS, {"collection_ids": collection_ids})
         return {"entities": int(rows[0]["entities"]), "facts": int(rows[0]["facts"])} if rows else {"entities": 0, "facts": 0}
 
-    def paths(self, collection_id: int, a: str, b: str, *, max_hops: int = 3, limit: int = 5) -> list[list[Fact]]:
-        """Shortest paths between two entities (breadth-first over facts, up to ``max_hops``)."""
+    def paths(self, collection_id: int, a: str, b: str, *, max_hops: int = 3, limit: int = 5,
+              documents: int = 0) -> list[list[Fact]]:
+        """Shortest paths between two entities (breadth-first over facts, up to ``max_hops``).
+
+        ``documents``, the collection's document count: a concept generic in it (services/graph/generic.py,
+        the rule the canvas folds by) is no stop on a route ("Acme → conglomerate → Globex" says nothing),
+        though it can be an end. 0 keeps every entity."""
         max_hops = _whole(max_hops, "max_hops")
         if not 1 <= max_hops <= MAX_HOPS:
             raise ValidationFailed(f"max_hops must be between 1 and {MAX_HOPS}, not {max_hops}.")
@@ -126,6 +132,7 @@ class GraphReads:
         for fact in around.facts:
             adjacency.setdefault(fact.source_key, []).append(fact)
             adjacency.setdefault(fact.target_key, []).append(fact)
+        generic = self._generic(collection_id, around, documents) - {a, b}
         found: list[list[Fact]] = []
         routes: set[tuple[str, ...]] = set()  # the entities a path passes through: two facts between the
         queue: deque[tuple[str, list[Fact]]] = deque([(a, [])])  # same entities are one route, not two paths
@@ -146,9 +153,16 @@ class GraphReads:
             visited = {a} | {f.source_key for f in path} | {f.target_key for f in path}
             for fact in adjacency.get(node, []):
                 nxt = fact.target_key if fact.source_key == node else fact.source_key
-                if nxt not in visited or nxt == b:
+                if (nxt not in visited or nxt == b) and nxt not in generic:
                     queue.append((nxt, path + [fact]))
         return found
+
+    def _generic(self, collection_id: int, around: Subgraph, documents: int) -> set[str]:
+        concepts = [k for k, e in around.nodes.items() if e.type == CONCEPT]
+        if not documents or not concepts:
+            return set()
+        frequencies = self.document_frequencies(collection_id, concepts)
+        return {k for k in concepts if is_generic(CONCEPT, frequencies.get(k, 0), documents)}
 
 def _entity(r: dict[str, Any]) -> Entity:
     return Entity(r["collection_id"], r["key"], r["name"], r["type"] or "", int(r["degree"]), tuple(r.get("aliases") or ()))

@@ -239,9 +239,13 @@ class IngestionService:
 
     @staticmethod
     def _finish(reporter: JobReporter, slot: int, outcome: Outcome, started: float, *, one_file: bool = True) -> None:
-        """The one place an item's outcome is recorded: its entry, and the job's counters."""
+        """The one place an item's outcome is recorded: its entry, and the job's counters. Its seconds run from
+        when the file started (``started_at``, which the live table counts from), not from ``started``, the
+        last stage's start: a stored file's time must not shrink to its write."""
+        began = reporter.items[slot].get("started_at")
+        seconds = time.time() - float(began) if began else time.monotonic() - started
         reporter.update_item(slot, status=outcome.status, reason=outcome.reason, document_id=outcome.document_id,
-                             seconds=round(time.monotonic() - started, 3), **outcome.details)
+                             seconds=round(max(0.0, seconds), 3), **outcome.details)
         counter = outcome.status if outcome.status in _COUNTED else "skipped"
         reporter.add(**{counter: 1}, **({"files_done": 1} if one_file else {}))
 

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Engine
 from services.collections import Collection, CollectionService
 from services.errors import ValidationFailed
 from services.retrieval.fusion import ranked, round_robin, rrf
+from services.retrieval.word_forms import is_form_of_query, query_bases
 from services.stores import chunk_store, keyword_ranking
 from services.stores.chunk_store import MARK_END, MARK_START, ChunkScope
 from services.stores.embeddings import TextEmbedder
@@ -63,6 +64,9 @@ class SearchHit:
     metadata: dict[str, Any] = field(default_factory=dict)
     chunk_metadata: dict[str, Any] = field(default_factory=dict)  # e.g. associated_diagram_id
     segments: list[tuple[str, bool]] = field(default_factory=list)  # (text, is_match) for highlighting
+    # Hybrid: the hit's rank in each list it interleaves, "question" (semantic + BM25 fused) and "widened"
+    # (BM25 with feedback). Its score, 1 / the best of them, ties between lists; these say which placed it.
+    list_ranks: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -105,15 +109,24 @@ def clamp_limit_and_threshold(limit: Any, threshold: Any, notes: list[str]) -> t
     return clamped_limit, clamped_threshold
 
 
-def _segments(marked: str) -> list[tuple[str, bool]]:
-    out, pos = [], 0
+def _segments(marked: str, query: str) -> list[tuple[str, bool]]:
+    """(text, is_match) pieces of a chunk that ts_headline marked: a marked word that only shares the query
+    word's stem ("important" for "imports") is left unmarked (:mod:`services.retrieval.word_forms`)."""
+    bases = query_bases(query)
+    out: list[tuple[str, bool]] = []
+
+    def add(text: str, is_match: bool) -> None:
+        if out and not is_match and not out[-1][1]:
+            out[-1] = (out[-1][0] + text, False)
+        elif text:
+            out.append((text, is_match))
+
+    pos = 0
     for m in re.finditer(f"{MARK_START}(.*?){MARK_END}", marked, flags=re.S):
-        if m.start() > pos:
-            out.append((marked[pos : m.start()], False))
-        out.append((m.group(1), True))
+        add(marked[pos : m.start()], False)
+        add(m.group(1), is_form_of_query(m.group(1), bases))
         pos = m.end()
-    if pos < len(marked):
-        out.append((marked[pos:], False))
+    add(marked[pos:], False)
     return out
 
 
@@ -227,7 +240,9 @@ class SearchService:
             top = order[:limit]
             rows = loading.result() if loading is not None else {}
             rows.update(chunk_store.load_hits(conn, [c for c in top if c not in rows], query, highlight=highlight))
-            hits = _hits(rows, top, scores, semantic, keyword)
+            hits = _hits(rows, top, scores, semantic, keyword, query)
+            if mode == "hybrid":
+                _add_list_ranks(hits, {"question": first, "widened": ranked(expanded)})
             timings["fuse_and_load"] = (time.perf_counter() - t0) * 1000
         counts = {"semantic": len(semantic), "keyword": len(keyword), "returned": len(hits)}
         if mode == "hybrid":
@@ -236,7 +251,7 @@ class SearchService:
 
 
 def _hits(rows: dict[int, Any], ids: list[int], scores: dict[int, float], semantic: dict[int, float],
-          keyword: dict[int, float]) -> list[SearchHit]:
+          keyword: dict[int, float], query: str) -> list[SearchHit]:
     """Search hits in ranking order (a chunk deleted between ranking and loading is left out)."""
     hits = []
     for chunk_id in ids:
@@ -248,6 +263,12 @@ def _hits(rows: dict[int, Any], ids: list[int], scores: dict[int, float], semant
             chunk_index=r.chunk_index, char_start=r.char_start, char_end=r.char_end,
             heading_path=list(r.heading_path), text=r.text, score=scores[chunk_id],
             semantic_score=semantic.get(chunk_id), keyword_score=keyword.get(chunk_id),
-            metadata=r.metadata, chunk_metadata=r.chunk_metadata or {}, segments=_segments(r.marked),
+            metadata=r.metadata, chunk_metadata=r.chunk_metadata or {}, segments=_segments(r.marked, query),
         ))
     return hits
+
+
+def _add_list_ranks(hits: list[SearchHit], lists: dict[str, list[int]]) -> None:
+    positions = {name: {cid: rank for rank, cid in enumerate(ids, start=1)} for name, ids in lists.items()}
+    for hit in hits:
+        hit.list_ranks = {name: at[hit.chunk_id] for name, at in positions.items() if hit.chunk_id in at}

@@ -55,6 +55,15 @@ def test_answers_you_can_check(app_url, page, zorbex):
         links.first.click()
     passage = opened.value
     passage.set_default_timeout(180_000)
-    passage.get_by_text("The cited passage").wait_for()
-    passage.locator(".rag-document mark").first.wait_for()  # highlighted in the whole document
+    cited = passage.get_by_text("The cited passage").first
+    cited.wait_for()
+    # At the top of the view, highlighted, above the documents table (issue 34, item 4).
+    box = passage.locator(".rag-chunk mark").first
+    box.wait_for()
+    top = box.bounding_box()
+    assert top is not None and top["y"] + top["height"] <= passage.viewport_size["height"], top
+    table = passage.get_by_test_id("stDataFrame").first
+    table.wait_for()
+    assert table.bounding_box()["y"] > top["y"]
+    passage.locator(".rag-document mark").first.wait_for()  # highlighted in the whole document too
     passage.close()

@@ -38,7 +38,7 @@ def test_a_failed_metadata_save_stays_in_view(app_url, page, reports):
     idle(page)
     page.get_by_label("Set fields (JSON, merged into the metadata)").fill('{"year": "eighteen forty"}')
     page.get_by_role("button", name="Update metadata").click()
-    error = alert(page, "Error").filter(has_text="must be a integer")
+    error = alert(page, "Error").filter(has_text="must be an integer")
     error.first.wait_for()
     idle(page)
     assert error.first.is_visible()

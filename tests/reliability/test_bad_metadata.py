@@ -24,7 +24,7 @@ def _nested(depth: int) -> dict:
 
 
 BREAKING = [
-    ("wrong-type", {"year": "nineteen"}, "'year' must be a integer, got 'nineteen'"),
+    ("wrong-type", {"year": "nineteen"}, "'year' must be an integer, got 'nineteen'"),
     ("missing-required", {"reviewed": True}, "'year' is required"),
     ("impossible-date", {"year": 2001, "published": "2023-13-45"}, "'published' must be a date"),
     ("boolean-word", {"year": 2001, "reviewed": "maybe"}, "'reviewed' must be a boolean"),

@@ -65,7 +65,7 @@ def test_a_folder_of_bad_files_with_a_bad_sidecar(services, schema_collection, t
     assert set(by_title) == set(files)
     assert by_title["good.md"]["status"] == "ingested"
     assert by_title["wrong-year.md"]["status"] == "failed"
-    assert "Metadata field 'year' must be a integer, got 'nineteen'" in by_title["wrong-year.md"]["reason"]
+    assert "Metadata field 'year' must be an integer, got 'nineteen'" in by_title["wrong-year.md"]["reason"]
     for rel in ("sub/truncated.docx", "sub/bomb.docx", "binary.txt", "empty.pdf"):  # refused by the readers
         assert by_title[rel]["status"] == "failed" and by_title[rel]["reason"], by_title[rel]
     assert by_title["notes.bin"]["status"] == "skipped"  # not a type the directory ingest reads at all

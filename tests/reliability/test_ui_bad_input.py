@@ -6,8 +6,6 @@ must stay empty and the message must say what was wrong.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.reliability import corpus
@@ -61,7 +59,7 @@ def test_ingest_page_refuses_bad_metadata_json(services, schema_collection, sinc
 
 def test_ingest_page_says_why_schema_breaking_metadata_is_refused_before_a_job(services, schema_collection, since):
     at = _ingest_text(schema_collection, metadata='{"year": "nineteen", "published": "2023-13-45"}')
-    assert any("'year' must be a integer, got 'nineteen'" in e for e in _errors(at)), _errors(at)
+    assert any("'year' must be an integer, got 'nineteen'" in e for e in _errors(at)), _errors(at)
     assert at.session_state["ingest.job_id"] is None  # every file of the ingest would have failed: none started
     assert_nothing_stored(services, schema_collection, ["UI bad input"], since)
 
@@ -80,20 +78,6 @@ def test_ingest_page_directory_of_bad_files_reports_each(services, collection, s
     assert [e for e in _errors(at) if not e.startswith("Failed: nothing was stored")] == []  # the job's red verdict
     assert set(at.dataframe[0].value["file"]) == {"bomb.docx", "binary.txt", "deep.html"}
     assert_nothing_stored(services, collection, ["bomb.docx", "binary.txt", "deep.html"], since)
-
-
-@pytest.fixture
-def allowed_root(monkeypatch, tmp_path):
-    """The app's settings (read from the environment) confined to ``tmp_path/root``."""
-    from services.settings import get_settings
-
-    root = tmp_path / "root"
-    root.mkdir()
-    monkeypatch.setenv("RAG_ALLOWED_ROOTS", json.dumps([str(root)]))
-    get_settings.cache_clear()
-    yield root
-    monkeypatch.undo()
-    get_settings.cache_clear()
 
 
 def test_ingest_page_refuses_a_directory_outside_the_allowed_roots(services, collection, allowed_root):

@@ -110,7 +110,7 @@ def test_metadata_breaking_schema_fails_without_a_row(services, collection):
     services.collections.add_schema_fields(collection, YEAR_REQUIRED)
     bad = only_item(ingest_text(services, collection, "Bad year", "Text with a bad year.", metadata={"year": "MCMXX"}))
     assert bad["status"] == "failed"
-    assert "'year' must be a integer" in bad["reason"]
+    assert "'year' must be an integer" in bad["reason"]
     missing = only_item(ingest_text(services, collection, "No year", "Text without a year."))
     assert missing["status"] == "failed" and "required" in missing["reason"]
     good = only_item(ingest_text(services, collection, "Good year", "Text with a year.", metadata={"year": "1920"}))
@@ -181,7 +181,7 @@ def test_directory_ingest_with_sidecar_and_bad_files(services, collection, corpu
     assert "empty" in items["empty.txt"]["reason"]
     assert "unsupported file type .bin" in items["data.bin"]["reason"]
     assert "points outside" in items["link.txt"]["reason"]
-    assert "'year' must be a integer, got 'about 1900'" in items["badyear.txt"]["reason"]
+    assert "'year' must be an integer, got 'about 1900'" in items["badyear.txt"]["reason"]
     assert "'year' is required" in items["noyear.txt"]["reason"]
     assert result.progress["files_total"] == result.progress["files_done"] == 9
     assert (result.progress["ingested"], result.progress["skipped"], result.progress["failed"]) == (3, 2, 4)

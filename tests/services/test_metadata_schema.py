@@ -117,7 +117,7 @@ def test_integer_coercion():
 
 @pytest.mark.parametrize("bad", [True, False, "1790.5", 1790.5, "seventeen", "17 90", [1790], {"y": 1}, "1" * 19])
 def test_integer_rejects_non_integers(bad):
-    with pytest.raises(ValidationFailed, match="must be a integer"):
+    with pytest.raises(ValidationFailed, match="must be an integer"):
         validate_metadata(YEAR_REQUIRED, {"year": bad})
 
 

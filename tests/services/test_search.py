@@ -349,6 +349,18 @@ def test_highlight_segments_mark_the_matched_term(services, corpus):
         assert marked == (["telescope"] if h.document_id == corpus.ids["Astronomy"] else [])
 
 
+def test_highlight_marks_forms_of_the_word_not_words_that_share_its_stem(services, collection):
+    """English stemming folds "important" and "importance" into "import": they match for BM25, but an analyst
+    who searched "imports" should see "imports" and "imported" marked, not "important" (issue 34)."""
+    text = "The importance of imports: an important debate on imported goods. Imports rose; importing slowed."
+    only_item(ingest_text(services, collection, "Imports", text))
+    for mode in ("keyword", "hybrid"):
+        response = services.search.search("imports", collections=[collection], mode=mode, threshold=-1)
+        (hit,) = response.hits
+        assert "".join(t for t, _ in hit.segments) == hit.text
+        assert [t for t, m in hit.segments if m] == ["imports", "imported", "Imports", "importing"], mode
+
+
 @pytest.mark.parametrize("query", ["'; DROP TABLE chunks; --", "a & b | !c", '"unbalanced', "x) OR 1=1 --",
                                    "foo:* <-> !!", "\\", "%_%", "the of and", "nonexistentword -telescope"])
 @pytest.mark.parametrize("mode", ["semantic", "keyword", "hybrid"])
