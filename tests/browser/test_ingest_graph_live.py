@@ -12,17 +12,10 @@ from tests.utils.ingest import ingest_text
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def coll(services):
-    name = f"graphlive-{uuid.uuid4().hex[:6]}"
-    services.collections.create(name=name, description="Graph section during a job.")
-    yield name
-    services.collections.delete(name)
-
-
-def test_graph_section_updates_while_a_job_runs(app_url, page, services, coll):
+def test_graph_section_updates_while_a_job_runs(app_url, page, services, collection):
     """While a job runs into the collection, documents stored by it show in the graph section without a
     click (before, the section was drawn once and stayed at "no documents" until the job ended)."""
+    coll = collection  # the shared fixture's fresh collection
     coll_id = services.collections.get(coll).id
     # A job that runs until this test finishes it: the page follows it however fast the machine is.
     held = services.jobs.start(kind="ingest:text", key=f"held-{uuid.uuid4().hex}", collection_id=coll_id,
