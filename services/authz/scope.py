@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from services.collections import Collection, CollectionService
     from services.container import Services
     from services.documents import DocumentSummary, DocumentView
+    from services.graph.diagrams import DiagramView
     from services.graph.edit_log import GraphEdit
     from services.ingest.pipeline import IngestRequest
     from services.retrieval.ask import AskResult
@@ -160,6 +161,20 @@ class Scope:
         summary = self._document(document_id, "viewer", "read")
         view = self.services.documents.get(document_id, with_chunks=with_chunks)
         return dataclasses.replace(view, summary=summary)
+
+    def diagram(self, diagram_id: str) -> DiagramView:
+        """A flowchart by id when ``who`` may read its document (a ``?diagram=`` link is no way around it)."""
+        diagrams = self.services.diagrams
+        try:
+            if diagrams is None:
+                raise NotFound(f"No diagram {diagram_id!r}.")
+            view = diagrams.get(diagram_id)
+        except NotFound:
+            if self.who.unrestricted:
+                raise
+            raise Forbidden(f"No diagram {diagram_id!r} you may read.") from None
+        self._document(view.document_id, "viewer", "read")
+        return view
 
     def relationships(self, entity: str, collections: list[str] | None = None, limit: int = 200) -> dict[str, Any]:
         return self.services.lookup.relationships(entity, self.readable(collections), limit=limit)

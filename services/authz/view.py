@@ -194,6 +194,11 @@ class Jobs(_Part):
         self.scope.services.jobs.request_cancel(job_id)
 
 
+class Diagrams(_Part):
+    def get(self, diagram_id: str) -> Any:
+        return self.scope.diagram(diagram_id)
+
+
 class ScopedServices:
     """What the pages see of :class:`~services.container.Services` for one principal."""
 
@@ -203,7 +208,7 @@ class ScopedServices:
         self.who = scope.who
         self.settings = services.settings
         self.engine = services.engine
-        self.diagrams = services.diagrams
+        self.diagrams = Diagrams(scope) if services.diagrams is not None else None
         self.collections = Collections(scope)
         self.documents = Documents(scope)
         self.search = Search(scope)

@@ -131,3 +131,27 @@ def test_anonymous_visitors_read_only_open_collections(services, world) -> None:
         assert not other.conversations().list()  # each visitor's conversations are their browser session's
     finally:
         services.access.set_anonymous(world.a, False, by=Principal.operator())
+
+
+def test_a_flowchart_by_id_stays_in_its_collection(services, world, alice, shared_data) -> None:
+    import sqlalchemy as sa
+
+    from services.ingest.requests import files_request
+
+    data = (shared_data / "flowchart-docx" / "expense-reimbursement-policy.docx").read_bytes()
+    result = services.ingestion.run(files_request(world.b, [("expense-policy.docx", data)], settings=services.settings))
+    doc_id = result.items[0]["document_id"]
+    with services.engine.connect() as conn:
+        (diagram_id,) = conn.execute(sa.text("SELECT diagram_id FROM diagrams WHERE document_id = :d LIMIT 1"),
+                                     {"d": doc_id}).one()
+    bob = services.scope(services.access.principal_for_user(world.user("bob")))
+    assert bob.diagram(diagram_id).document_id == doc_id  # a viewer of B reads it
+    with pytest.raises(Forbidden):
+        alice.diagram(diagram_id)
+    with pytest.raises(Forbidden):
+        alice.diagram("no-such-diagram")  # refused alike: no hint that an id exists
+    from services.authz.view import ScopedServices
+
+    with pytest.raises(Forbidden):  # what the Graph page's ?diagram= link calls (it reached the raw service)
+        ScopedServices(services, alice).diagrams.get(diagram_id)
+    assert services.scope(Principal.operator()).diagram(diagram_id).document_id == doc_id
