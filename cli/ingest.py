@@ -135,9 +135,12 @@ def file(collection: str, paths: tuple[str, ...], mode: str, metadata: str | Non
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching this glob (repeatable).")
 @click.option("--recursive/--no-recursive", default=True, show_default=True, help="Descend into sub-directories.")
 @click.option("--no-sidecar", is_flag=True, help="Ignore a metadata.csv sidecar (per-file metadata).")
+@click.option("--title-template", metavar="TEMPLATE", default=None,
+              help="Title each document from its metadata, e.g. '{president}, {year}' (a 'title' column in "
+                   "metadata.csv wins; default: the file's path).")
 @common
 def directory(collection: str, path: str, include: tuple[str, ...], exclude: tuple[str, ...], recursive: bool,
-              no_sidecar: bool, mode: str, metadata: str | None, as_json: bool) -> None:
+              no_sidecar: bool, title_template: str | None, mode: str, metadata: str | None, as_json: bool) -> None:
     """Ingest every supported file under PATH (a metadata.csv beside them adds per-file metadata)."""
     from services.ingest.requests import directory_request
     from services.ingest.stages import parse_mode
@@ -145,5 +148,6 @@ def directory(collection: str, path: str, include: tuple[str, ...], exclude: tup
     svc = get_services()
     meta = parse_json(metadata, "--metadata")
     request = directory_request(collection, path, settings=svc.settings, include=list(include), exclude=list(exclude),
-                                recursive=recursive, metadata=meta, mode=parse_mode(mode), use_sidecar=not no_sidecar)
+                                recursive=recursive, metadata=meta, mode=parse_mode(mode), use_sidecar=not no_sidecar,
+                                title_template=title_template)
     run_request(request, as_json)

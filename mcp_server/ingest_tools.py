@@ -151,6 +151,9 @@ def register(server: MCPServer[Any]) -> None:
         recursive: Annotated[bool, Field(description="Also read sub-directories.")] = True,
         metadata: Metadata = None,
         mode: Mode = "ingest",
+        title_template: Annotated[str | None, Field(description="Title each document from its metadata, e.g. "
+                                                    "\"{president}, {year}\"; a 'title' column in metadata.csv "
+                                                    "wins; default: the file's path.")] = None,
     ) -> dict[str, Any]:
         """Ingest every supported file under a server-side directory (a metadata.csv there adds per-file
         metadata). Sends progress notifications (files done of total) while it runs; may take minutes for
@@ -158,6 +161,6 @@ def register(server: MCPServer[Any]) -> None:
         is running is refused. Returns the job outcome."""
         def build(svc: Services) -> IngestRequest:
             return directory_request(collection, path, settings=svc.settings, include=include, exclude=exclude,
-                                     recursive=recursive, metadata=metadata, mode=mode)
+                                     recursive=recursive, metadata=metadata, mode=mode, title_template=title_template)
 
         return await run_ingest(ctx, build)

@@ -114,11 +114,17 @@ def render() -> None:
         exclude = c2.text_input("Exclude globs", value="", key="ingest.exclude")
         recursive = c3.checkbox("Recursive", value=True, key="ingest.recursive")
         globs = ([g for g in include.split(",")], [g for g in exclude.split(",")])
-        st.caption("A metadata.csv in the folder (a 'file' column plus one column per field) gives per-file metadata.")
+        st.caption("A metadata.csv in the folder (a 'file' column plus one column per field) gives per-file metadata; "
+                   "its 'title' column, if any, titles each document.")
+        template = st.text_input("Title from metadata (optional)", key="ingest.title_template",
+                                 placeholder="{president}, {year}",
+                                 help="Fields in braces, filled from each file's metadata; empty: the file's path.")
+        template = template.strip() or None
         p1, p2 = st.columns(2)
         if p1.button("Preview", key="ingest.dir_preview", disabled=not path.strip()):
             with user_errors("Could not read the directory"):
-                info = describe_directory(path, settings=svc.settings, include=globs[0], exclude=globs[1], recursive=recursive)
+                info = describe_directory(path, settings=svc.settings, include=globs[0], exclude=globs[1], recursive=recursive,
+                                          title_template=template)
                 st.write(f"{info['matched']} files match, {info['supported']} of a supported type"
                          + (" · metadata.csv found" if info["has_sidecar"] else ""))
                 st.code("\n".join(info["sample"]) or "(none)", language=None)
@@ -129,7 +135,8 @@ def render() -> None:
             metadata = parse_json_object(metadata_text, "Metadata")
             if metadata is not None:
                 submit(svc, lambda: directory_request(collection, path, settings=svc.settings, include=globs[0],
-                                                      exclude=globs[1], recursive=recursive, metadata=metadata, mode=mode))
+                                                      exclude=globs[1], recursive=recursive, metadata=metadata, mode=mode,
+                                                      title_template=template))
 
     with url_tab_:
         url_tab(svc, collection, mode, started)

@@ -48,21 +48,26 @@ def paths_request(collection: str, paths: list[str], *, settings: Settings,
 def directory_request(collection: str, path: str, *, settings: Settings, include: list[str] | None = None,
                       exclude: list[str] | None = None, recursive: bool = True,
                       metadata: dict[str, Any] | None = None, mode: Mode = "ingest",
-                      use_sidecar: bool = True) -> IngestRequest:
+                      use_sidecar: bool = True, title_template: str | None = None) -> IngestRequest:
+    """A directory's files; each titled by metadata.csv's ``title`` column, else ``title_template`` filled from
+    its metadata ("{president}, {year}"), else its path under the directory."""
     root = resolve_directory(path, settings.allowed_roots)
     include, exclude = list(include or []), list(exclude or [])
     items = directory_sources(root, include=include, exclude=exclude, recursive=recursive, metadata=metadata,
-                              max_bytes=settings.max_file_bytes, use_sidecar=use_sidecar)
+                              max_bytes=settings.max_file_bytes, use_sidecar=use_sidecar,
+                              title_template=title_template)
     return IngestRequest(collection, "directory", mode, items,
-                         {"path": str(root), "include": include, "exclude": exclude, "recursive": recursive})
+                         {"path": str(root), "include": include, "exclude": exclude, "recursive": recursive,
+                          **({"title_template": title_template} if title_template else {})})
 
 
 def describe_directory(path: str, *, settings: Settings, include: list[str] | None = None,
-                       exclude: list[str] | None = None, recursive: bool = True) -> dict[str, Any]:
-    """A preview for the UI: how many files match, how many are supported, and a sample."""
+                       exclude: list[str] | None = None, recursive: bool = True,
+                       title_template: str | None = None) -> dict[str, Any]:
+    """A preview for the UI: how many files match, how many are supported, and a sample of their titles."""
     root = resolve_directory(path, settings.allowed_roots)
     items = directory_sources(root, include=include or [], exclude=exclude or [], recursive=recursive,
-                              metadata=None, max_bytes=settings.max_file_bytes)
+                              metadata=None, max_bytes=settings.max_file_bytes, title_template=title_template)
     return {
         "root": str(root),
         "matched": len(items),

@@ -149,9 +149,33 @@ def _read_sidecar(root: Path) -> dict[str, dict[str, str]]:
         raise ValidationFailed(f"{sidecar} could not be read: {exc}") from None
 
 
+def titled(name: str, metadata: dict[str, Any], template: str | None) -> tuple[str, dict[str, Any]]:
+    """A file's document title and its metadata: the sidecar's ``title`` column when it has one (taken out of
+    the metadata), else ``template`` filled from the metadata ("{president}, {year}" → "James K. Polk,
+    1846"), else the file's name. A template field the file has no value for is refused, naming both."""
+    metadata = dict(metadata)
+    title = str(metadata.pop("title", "") or "").strip()
+    if title:
+        return title, metadata
+    if not (template or "").strip():
+        return name, metadata
+    try:
+        filled = str(template).format_map({k: "" if v is None else v for k, v in metadata.items()})
+    except KeyError as exc:
+        raise ValidationFailed(f"The title template names {{{exc.args[0]}}}, which {name} has no value for "
+                               "(in its metadata or metadata.csv). Add the field, or change the template.") from None
+    except (ValueError, IndexError) as exc:
+        raise ValidationFailed(f"The title template {template!r} could not be read: {exc}. "
+                               "Write fields in braces, e.g. {president}, {year}.") from None
+    filled = " ".join(filled.split())
+    if not filled.strip(" ,;:-–"):
+        raise ValidationFailed(f"The title template gives {name} an empty title; its fields are empty there.")
+    return filled, metadata
+
+
 def directory_sources(
     root: Path, *, include: list[str], exclude: list[str], recursive: bool,
-    metadata: dict[str, Any] | None, max_bytes: int, use_sidecar: bool = True,
+    metadata: dict[str, Any] | None, max_bytes: int, use_sidecar: bool = True, title_template: str | None = None,
 ) -> list[SourceItem]:
     """List the files to ingest under ``root``. Symlinks that leave ``root`` are refused."""
     metadata = metadata_object(metadata)
@@ -173,9 +197,9 @@ def directory_sources(
                 continue
             if not path.is_file():
                 continue
-            item_meta = {**metadata, **sidecar.get(rel, sidecar.get(name, {}))}
+            title, item_meta = titled(rel, {**metadata, **sidecar.get(rel, sidecar.get(name, {}))}, title_template)
             item = SourceItem(
-                rel, str(path), "file", partial(read_file, path, max_bytes=max_bytes), item_meta
+                title, str(path), "file", partial(read_file, path, max_bytes=max_bytes), item_meta
             )
             if not _within(path.resolve(), root):
                 item.skip_reason = f"a link that points outside {root}; not followed."

@@ -230,3 +230,19 @@ def test_python_m_cli_runs_without_starting_stores(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "cli", "config", "show"], cwd=ROOT, timeout=60, capture_output=True,
                          text=True, env={**env, "RAG_CHUNK_SIZE": "not-a-number"})
     assert bad.returncode == 5 and bad.stderr.startswith("Error: Invalid settings") and "Traceback" not in bad.stderr
+
+
+def test_ingest_directory_titles_documents_from_their_metadata(rag, services, collection, tmp_path):
+    (tmp_path / "1846_polk.txt").write_text("The war with Mexico goes on.\n")
+    (tmp_path / "1862_lincoln.txt").write_text("The dogmas of the quiet past are inadequate.\n")
+    (tmp_path / "1790_washington.txt").write_text("I embrace with great satisfaction the opportunity.\n")
+    (tmp_path / "metadata.csv").write_text("file,president,year,title\n1846_polk.txt,James K. Polk,1846,\n"
+                                           "1862_lincoln.txt,Abraham Lincoln,1862,\n"
+                                           "1790_washington.txt,George Washington,1790,The first annual message\n")
+    out = ok_json(rag("ingest", "directory", collection, tmp_path, "--title-template", "{president}, {year}", "--json"))
+    titles = sorted(i["title"] for i in out["items"])
+    assert titles == ["Abraham Lincoln, 1862", "James K. Polk, 1846", "The first annual message"], titles
+    stored = {d.title: d.metadata for d in services.documents.list(collection_id=services.collections.get(collection).id)}
+    assert stored["James K. Polk, 1846"] == {"president": "James K. Polk", "year": "1846"}  # 'title' is no field
+    missing = rag("ingest", "directory", collection, tmp_path, "--title-template", "{president} ({party})")
+    assert missing.exit_code != 0 and "{party}" in missing.output and "1846_polk.txt" in missing.output
