@@ -37,20 +37,23 @@ def users() -> None:
 @click.option("--admin", is_flag=True, help="An admin manages users and may do everything in every collection.")
 @click.option("--password-stdin", is_flag=True, help="Read the password from the first line of standard input.")
 @click.option("--no-password", is_flag=True, help="A user who signs in with a token only (MCP), not in the app.")
-def users_add(name: str, admin: bool, password_stdin: bool, no_password: bool) -> None:
-    """Add user NAME (the password is asked for, or read with --password-stdin; stored scrypt-hashed)."""
+@json_option
+def users_add(name: str, admin: bool, password_stdin: bool, no_password: bool, as_json: bool) -> None:
+    """Add user NAME (the password is asked for, or read with --password-stdin; stored scrypt-hashed).
+    JSON: {"user", "admin"}."""
     password = None if no_password else _read_password(password_stdin, name)
     get_services().access.add_user(name, password, admin=admin, by=OPERATOR)
-    click.echo(f"Added {'admin' if admin else 'user'} {name}.")
+    emit({"user": name, "admin": admin}, as_json, lambda: click.echo(f"Added {'admin' if admin else 'user'} {name}."))
 
 
 @users.command("password")
 @click.argument("name")
 @click.option("--password-stdin", is_flag=True, help="Read the password from the first line of standard input.")
-def users_password(name: str, password_stdin: bool) -> None:
-    """Set the password of user NAME."""
+@json_option
+def users_password(name: str, password_stdin: bool, as_json: bool) -> None:
+    """Set the password of user NAME. JSON: {"user", "password_set"}."""
     get_services().access.set_password(name, _read_password(password_stdin, name), by=OPERATOR)
-    click.echo(f"Password of {name} set.")
+    emit({"user": name, "password_set": True}, as_json, lambda: click.echo(f"Password of {name} set."))
 
 
 @users.command("list")
@@ -65,10 +68,11 @@ def users_list(as_json: bool) -> None:
 
 @users.command("remove")
 @click.argument("name")
-def users_remove(name: str) -> None:
-    """Remove user NAME with their grants, tokens, conversations and memory facts."""
+@json_option
+def users_remove(name: str, as_json: bool) -> None:
+    """Remove user NAME with their grants, tokens, conversations and memory facts. JSON: {"removed"}."""
     get_services().access.remove_user(name, by=OPERATOR)
-    click.echo(f"Removed user {name}.")
+    emit({"removed": name}, as_json, lambda: click.echo(f"Removed user {name}."))
 
 
 @click.group("access")
@@ -80,28 +84,35 @@ def access() -> None:
 @click.argument("user")
 @click.argument("collection")
 @click.argument("role", type=click.Choice(ROLES))
-def access_grant(user: str, collection: str, role: str) -> None:
-    """Give USER the ROLE in COLLECTION (replacing the role they had)."""
+@json_option
+def access_grant(user: str, collection: str, role: str, as_json: bool) -> None:
+    """Give USER the ROLE in COLLECTION (replacing the role they had). JSON: {"user", "collection", "role"}."""
     get_services().access.grant(user, collection, role, by=OPERATOR)
-    click.echo(f"{user} is now {role} of {collection}.")
+    emit({"user": user, "collection": collection, "role": role}, as_json,
+         lambda: click.echo(f"{user} is now {role} of {collection}."))
 
 
 @access.command("revoke")
 @click.argument("user")
 @click.argument("collection")
-def access_revoke(user: str, collection: str) -> None:
-    """Take USER's role in COLLECTION away."""
+@json_option
+def access_revoke(user: str, collection: str, as_json: bool) -> None:
+    """Take USER's role in COLLECTION away. JSON: {"user", "collection", "had_role"}."""
     had = get_services().access.revoke(user, collection, by=OPERATOR)
-    click.echo(f"{user} has no role in {collection}." if had else f"{user} had no role in {collection}.")
+    emit({"user": user, "collection": collection, "had_role": bool(had)}, as_json,
+         lambda: click.echo(f"{user} has no role in {collection}." if had else f"{user} had no role in {collection}."))
 
 
 @access.command("anonymous")
 @click.argument("collection")
 @click.option("--off", is_flag=True, help="Stop anonymous visitors reading COLLECTION.")
-def access_anonymous(collection: str, off: bool) -> None:
-    """Let visitors who do not log in read COLLECTION (the demo case), or stop them with --off."""
+@json_option
+def access_anonymous(collection: str, off: bool, as_json: bool) -> None:
+    """Let visitors who do not log in read COLLECTION (the demo case), or stop them with --off. JSON:
+    {"collection", "anonymous"}."""
     get_services().access.set_anonymous(collection, not off, by=OPERATOR)
-    click.echo(f"Anonymous visitors {'may no longer' if off else 'may'} read {collection}.")
+    emit({"collection": collection, "anonymous": not off}, as_json,
+         lambda: click.echo(f"Anonymous visitors {'may no longer' if off else 'may'} read {collection}."))
 
 
 @access.command("list")
@@ -142,14 +153,16 @@ def tokens_list(user: str | None, as_json: bool) -> None:
 
 @tokens.command("revoke")
 @click.argument("token_id", type=int)
-def tokens_revoke(token_id: int) -> None:
-    """Revoke token TOKEN_ID: the MCP server refuses it from its next call."""
+@json_option
+def tokens_revoke(token_id: int, as_json: bool) -> None:
+    """Revoke token TOKEN_ID: the MCP server refuses it from its next call. JSON: {"revoked"}."""
     get_services().access.revoke_token(token_id, by=OPERATOR)
-    click.echo(f"Token {token_id} revoked.")
+    emit({"revoked": token_id}, as_json, lambda: click.echo(f"Token {token_id} revoked."))
 
 
 @click.command("audit")
-@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 10_000),
+              help="At most this many entries, newest first.")
 @click.option("--user", "actor", default=None, help="Only what USER did.")
 @click.option("--action", default=None, help="Only this action (e.g. document.delete, access.grant).")
 @json_option
