@@ -21,13 +21,12 @@ HTML_SPECIAL = set("<>&\"'")
 
 
 @pytest.fixture(autouse=True)
-def clear_streamlit_caches(services):
+def clear_streamlit_caches(services, monkeypatch):
     """Each AppTest builds its own services container, like a fresh server (as in tests/ui)."""
-    import streamlit as st
+    from tests.utils.app import fresh_app_caches
 
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
+    with fresh_app_caches(monkeypatch):
+        yield
 
 
 def _walk(node: Any) -> list[Any]:

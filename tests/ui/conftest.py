@@ -1,16 +1,16 @@
 from __future__ import annotations
 
 import pytest
-import streamlit as st
+
+from tests.utils.app import fresh_app_caches
 
 
 @pytest.fixture(autouse=True)
-def clear_streamlit_caches(services):
-    """Each AppTest builds its own services container, like a fresh server (the model stays loaded)."""
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    yield
-    st.cache_resource.clear()
+def clear_streamlit_caches(services, monkeypatch):
+    """Each AppTest builds its own services container, like a fresh server (the model stays loaded); its
+    database pool is closed after the test."""
+    with fresh_app_caches(monkeypatch):
+        yield
 
 
 @pytest.fixture
