@@ -38,8 +38,10 @@ def app_env(monkeypatch, services):
             monkeypatch.setenv(name, value)
         get_settings.cache_clear()
 
-    st.cache_resource.clear()
-    yield apply
+    from tests.utils.app import fresh_app_caches
+
+    with fresh_app_caches(monkeypatch):
+        yield apply
     monkeypatch.undo()
     get_settings.cache_clear()
     protect(get_settings())
