@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from services import documents
+from services import document_graph as documents
 from services.errors import NotFound, StoreUnavailable
 from services.graph import queries as q
 from services.graph.model import GraphIndexResult
