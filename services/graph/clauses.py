@@ -44,7 +44,11 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
-            return resolver.refs(_qualified(node)), passive, []  # ", which was rejected": the whole phrase's
+            refs = resolver.refs(_qualified(node))  # ", which was rejected": the whole phrase's
+            if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
+                before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
+                refs = [before] if before else []
+            return refs, passive, []
         if subjects:
             refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
             owners = [] if refs else _owners(subjects[0], resolver)
@@ -148,7 +152,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                                                                    or obj.label in ("GPE", "LOC", "FAC")):
                     out.append(Triple(subject, "located_in", raw, obj, anchors))
                 elif prep.lower_ in ("in", "at", "within") and obj.label in ("ORG", "NORP"):
-                    out.append(Triple(subject, "part_of", raw, obj, anchors))  # "a residential hall in ANU"
+                    # "the head coach at Blinn College" works there; "a residential hall in ANU" is part of it
+                    held = "worked_for" if class_label(noun.lemma_) == "PERSON" and obj.label == "ORG" else "part_of"
+                    out.append(Triple(subject, held, raw, obj, anchors))
                 elif prep.lower_ in ("in", "at") and obj.label == "EVENT":
                     out.append(Triple(subject, "competed_in", raw, obj, anchors))
                 elif prep.lower_ in ("from", "in", "of") and class_label(noun.lemma_) in ("PERSON", "ORG"):
@@ -203,6 +209,11 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
                             out += [Triple(s, label, raw, o, anchors) for s in subjects]
             elif child.dep_ in ("prep", "dative") and child.lower_ != "by":
                 label = verb_label(lemma, child.lower_, particle)
+                if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
+                    for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
+                        out += [Triple(o, "acquired", _raw(verb, particle, child.text), s, anchors)
+                                for o in resolver.refs(pobj) for s in subjects]
+                    continue
                 if lemma in ("be", "do") and label == RELATED_TO:
                     continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
@@ -306,6 +317,9 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                 for owner in child.children:
                     if owner.dep_ == "compound" and owner.i in resolver.by_token:
                         label = noun_label(child.lemma_, "of")
+                        owner_span = resolver.by_token[owner.i][0]
+                        if label in MAKING and kind(owner_span.label) in ("place", "person", "group"):
+                            continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
                         if label:
                             out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
                                               frozenset()))

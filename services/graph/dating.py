@@ -25,6 +25,7 @@ from services.graph.temporal import date_from_text
 OPENING = {"from", "since", "after", "starting", "beginning"}
 CLOSING = {"until", "till", "til", "to", "through", "before", "thru"}
 _RANGE = re.compile(r"^(.*?\d{3,4}.*?)\s*(?:–|—|-|to|until|till|and|through)\s*(.*?\d{3,4}.*)$")
+_OPEN_RANGE = re.compile(r"^(.*?[A-Za-z].*?)\s+(?:–|—|-|to|until|till|through)\s+(.*?(\d{3,4})\D*)$")
 _YEARISH = re.compile(r"^\d{3,4}$")
 _RELATIVE = re.compile(r"\b(today|yesterday|tomorrow|now|recent|last|next|ago|this|current|later|earlier|age)\b", re.I)
 
@@ -49,6 +50,8 @@ def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
         steps += 1
         if node.pos_ == "ADP" or node.dep_ in ("prep", "agent"):
             word = node.lower_
+            if word == "to" and node.head.lower_ in ("prior", "up"):  # "prior to 1925", "up to 1925" close
+                word = "before"
             if prep is None:
                 prep = word
             elif word in ("from", "between"):
@@ -92,6 +95,11 @@ def _ends(text: str) -> tuple[str | None, str | None]:
     m = _RANGE.match(text)
     if m:
         first, second = _read(m.group(1)), _read(m.group(2))
+        if first and second and first <= second:
+            return first, second
+    m = _OPEN_RANGE.match(text)
+    if m and not re.search(r"\d{3,4}", m.group(1)):  # "June 23 to August 12, 2014": the year is said once
+        first, second = _read(f"{m.group(1)}, {m.group(3)}"), _read(m.group(2))
         if first and second and first <= second:
             return first, second
     return _read(text), None

@@ -10,7 +10,7 @@ from typing import Any
 
 from services.graph.classes import class_label
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
-from services.graph.spans import NameSpan
+from services.graph.spans import NameSpan, kind
 
 SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 LISTING = {"as", "including", "like", "among"}
@@ -38,13 +38,27 @@ class Resolver:
             for i in range(span.start, span.end):
                 self.by_token[i] = (span, ref)
 
-    def _person_subject_before(self, pronoun: Any) -> Ref | None:
+    def person_subject_before(self, pronoun: Any) -> Ref | None:
         """The nearest person named as a subject earlier in the same sentence."""
         for tok in reversed(pronoun.sent[: pronoun.i - pronoun.sent.start]):
             found = self.by_token.get(tok.i)
             if found and tok.dep_ in ("nsubj", "nsubjpass") and found[1].label == "PERSON":
                 return found[1]
         return None
+
+    def _reporter(self, pronoun: Any, ref: Ref) -> Ref | None | bool:
+        """In "Hobbico announced it was acquiring X", "it" is the one who announced, not the paragraph's topic.
+        For a subject pronoun of a reported clause whose reporter is another noun: the reporter when it is a
+        named organisation or group, else None (no one we can name); False when the rule does not apply."""
+        if pronoun.dep_ not in SUBJECTS or pronoun.head.dep_ != "ccomp":
+            return False
+        reporters = [c for c in pronoun.head.head.children if c.dep_ in SUBJECTS and c.pos_ in ("NOUN", "PROPN")]
+        if not reporters:
+            return False
+        found = self.by_token.get(reporters[0].i)
+        if found is None:
+            return None
+        return found[1] if found[1] == ref or kind(found[1].label) in ("org", "group", "other") else None
 
     def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
         """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
@@ -58,10 +72,14 @@ class Resolver:
             if word == "it" and _expletive(tok):
                 return []
             if word in PERSONAL and (self.context.topic is None or self.context.topic.label != "PERSON"):
-                subject = self._person_subject_before(tok)  # "Mr. Madison … did so; and, as he declared"
+                subject = self.person_subject_before(tok)  # "Mr. Madison … did so; and, as he declared"
                 if subject is not None:
                     return [subject]
             ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
+            if ref is not None and word in NEUTER | PLURAL:
+                reporter = self._reporter(tok, ref)
+                if reporter is not False:
+                    return [reporter] if isinstance(reporter, Ref) else []
             return [ref] if ref else []
         if tok.pos_ not in ("NOUN", "PROPN"):
             return []

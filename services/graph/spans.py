@@ -106,6 +106,10 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end += 1
         elif doc[end - 1].lower_ in ("of", "the", "and", "de") and _is_propn(tok):
             end += 1
+        elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha:
+            end += 1  # "Give & Get", the tagger stopping at the ampersand
+        elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha:
+            end += 2  # "Marks & Spencer"
         elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and _is_propn(doc[end + 1]) \
                 and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
             end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
@@ -154,7 +158,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         start, end = _repair(doc, ent.start, ent.end, ent.label_)
         # "Eric became King": a tagged span that runs over a verb ends before it
         verb = next((t.i for t in doc[start + 1:end] if t.pos_ in ("VERB", "AUX") and t.tag_ != "NNP"), None)
-        if verb is not None:
+        if verb is not None and doc[verb - 1].text != "&":  # not "Give & Get"
             end = verb
         if end <= start:
             continue
@@ -201,7 +205,24 @@ def name_spans(doc: Any) -> list[NameSpan]:
             spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
-    return sorted(spans, key=lambda s: s.start)
+    return _nationality_joined(doc, sorted(spans, key=lambda s: s.start))
+
+
+def _nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """"the Chinese Communists", "the American Jack Russell Terrier Club": a one-word nationality the tagger split
+    off the front of a group's or a body's name, after "the", is part of that name (not of a person's: "the
+    Russian Leo Tolstoy" stays two)."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.label == "NORP" and prev.end == span.start and prev.end - prev.start == 1 \
+                and span.label in ("NORP", "ORG", "EVENT", "FAC", "LAW") and prev.start >= 1 \
+                and doc[prev.start - 1].lower_ == "the":
+            out[-1] = NameSpan(prev.start, span.end, f"{prev.text} {span.text}", span.label,
+                               doc[prev.start:span.end].root)
+            continue
+        out.append(span)
+    return out
 
 
 def _named_end(doc: Any, start: int, end: int, label: str) -> int:
