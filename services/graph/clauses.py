@@ -55,6 +55,11 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
             return refs, passive, owners
         if node.dep_ in ("acl", "relcl"):
             return resolver.refs(_qualified(node)), passive, []
+        if node.dep_ in ("xcomp", "advcl") and node.head is not node:
+            objects = [c for c in node.head.children if c.dep_ in OBJECTS]
+            if objects and (node.dep_ == "xcomp" or any(c.lower_ == "as" for c in node.children)):
+                # "requested Madison to prepare", "considered Texas as no longer constituting": the object acts
+                return [r for o in with_conj(objects) for r in resolver.refs(o)], passive, []
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head is not node:
             node = node.head
             continue

@@ -38,13 +38,20 @@ def not_stated(verb: Any) -> bool:
             if child.dep_ in ("nsubj", "nsubjpass", "dobj", "attr") and any(
                     d.dep_ == "det" and d.lower_ in ("no", "neither") for d in child.children):
                 return True
-        if _inverted_condition(node) or _unreal_infinitive(node):
+        if _no_longer(node) or _inverted_condition(node) or _unreal_infinitive(node):
             return True
         if node.dep_ in ("xcomp", "conj", "ccomp") and node.head is not node:
             node = node.head
         else:
             break
     return False
+
+
+def _no_longer(verb: Any) -> bool:
+    """ "as no longer constituting a part of Mexico": the tagger hangs "no longer" on the "as" before the verb."""
+    before = [t for c in verb.children if c.i < verb.i for t in c.subtree]
+    return any(t.lower_ in ("no", "not") and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ == "longer"
+               for t in before)
 
 
 def _inverted_condition(verb: Any) -> bool:

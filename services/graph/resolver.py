@@ -76,6 +76,8 @@ class Resolver:
                 if subject is not None:
                     return [subject]
             ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
+            if ref is not None and self.context.topic is None and word in NEUTER | PLURAL and _nearer_common_noun(tok):
+                return []
             if ref is not None and word in NEUTER | PLURAL:
                 reporter = self._reporter(tok, ref)
                 if reporter is not False:
@@ -118,6 +120,21 @@ class Resolver:
             ref = self.context.description(tok.lemma_)
             return [ref] if ref else []
         return []
+
+
+def _nearer_common_noun(pronoun: Any) -> bool:
+    """Whether the nearest noun before a mid-sentence "it" or "they" is a common one of the same number: in "Washington
+    retained the bill …, when it was presented to him" it is the bill. A text with no topic (an address) names
+    most of what its pronouns stand for with common nouns, so the last name is then no antecedent."""
+    plural = pronoun.lower_ in PLURAL
+    for tok in reversed(pronoun.sent[: pronoun.i - pronoun.sent.start]):
+        if tok.ent_type_ in ("DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"):
+            continue  # "the bill from Monday, when it": a date is no antecedent
+        if tok.pos_ == "PROPN" or tok.ent_type_:
+            return False
+        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "npadvmod") and (tok.tag_ == "NNS") == plural:
+            return True
+    return False
 
 
 def _of_the_name(obj: Any) -> bool:

@@ -376,3 +376,18 @@ def test_a_place_before_a_makers_noun_is_not_the_work(extractor):
 def test_a_nationality_split_off_a_groups_name_is_joined(extractor):
     text = "Chiang Ching-kuo fled to Taiwan in 1949 as the Chinese Communists took control of the Mainland."
     assert "chinese communists" in names(extractor, text)
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("He denounced all those Mexicans who considered Texas as no longer constituting a part of the territory of "
+     "Mexico.", ("mexicans", "mexico")),
+    ("He denounced all those Mexicans who considered Texas as no longer constituting a part of the territory of "
+     "Mexico.", ("texas", "mexico")),
+    ("It is well known that President Washington retained the bill from Monday, when it was presented to him, until "
+     "Friday.", ("cabinet", "washington")),
+])
+def test_an_address_does_not_guess_who_acts(extractor, text, wrong):
+    """The object of "considered X as …" acts in the "as" clause, "no longer" negates, and a mid-sentence "it"
+    after a common noun ("the bill") is that noun, not the last name."""
+    _, facts = extract(extractor, "The Cabinet met on Monday. " + text)
+    assert not [f for f in triples(facts) if (f[0], f[2]) == wrong], triples(facts)
