@@ -106,9 +106,10 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end += 1
         elif doc[end - 1].lower_ in ("of", "the", "and", "de") and _is_propn(tok):
             end += 1
-        elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha:
+        elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha and label != "PERSON":
             end += 1  # "Give & Get", the tagger stopping at the ampersand
-        elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha:
+        elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha \
+                and label != "PERSON":
             end += 2  # "Marks & Spencer"
         elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and _is_propn(doc[end + 1]) \
                 and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
@@ -163,7 +164,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end <= start:
             continue
         label = ent.label_
-        if end - start > 2 and doc[start + 1].lower_ == "of" and doc[start].lower_ in _TITLES - _RULERS:
+        if end - start > 2 and _office(doc[start:end]):
             continue  # "Minister of Defense", "Secretary of the Treasury": an office, not a named thing
         if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or _place_word(doc[start])) \
                 and not _common(doc[end - 1:end]):  # "the Republic of China Government" is the government
@@ -174,11 +175,13 @@ def name_spans(doc: Any) -> list[NameSpan]:
         text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
         if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]) or _job(doc[start:end]):
             continue
+        if label == "NORP" and _spoken(doc[start:end].root):
+            label = "LANGUAGE"  # "fluent in English, French and Italian": the language, not the people
         if start > 0 and doc[start - 1].lower_.rstrip(".") in _HONORIFICS:
             label = "PERSON"  # "President Washington", "General Clinch": the tagger calls them a place, a company
         elif is_honorific(doc[start].text) and end - start > 1 and _who(doc[start:end].root):
             label = "PERSON"  # "General Clinch, who commanded the troops": the title is inside the tagger's span
-        spans.append(NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
+        spans += _pair_split(doc, NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed
@@ -206,6 +209,43 @@ def name_spans(doc: Any) -> list[NameSpan]:
             taken.update(range(i, j))
         i = j
     return _nationality_joined(doc, sorted(spans, key=lambda s: s.start))
+
+
+_SPEAKING = {"speak", "learn", "teach", "translate", "write", "study", "master"}
+
+
+def _spoken(tok: Any) -> bool:
+    """Whether a nationality word names a language: the object of "speaks", "fluent in", "translated into"."""
+    while tok.dep_ == "conj" and tok.head is not tok:
+        tok = tok.head
+    head = tok.head
+    if tok.dep_ == "dobj" and head.lemma_.lower() in _SPEAKING:
+        return True
+    return tok.dep_ == "pobj" and head.lower_ in ("in", "into") and head.head.lemma_.lower() in (
+        "fluent", "proficient", "translate", "write", "sing", "dub", "publish")
+
+
+def _pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
+    """Two names the tagger ran together over "and" or "&": "Mark Kaufman & Yann Corno" are two people,
+    "Celestine and Etta Tavernier" two of one family, and "Birger and Asbjørn" two first names, no one's whole
+    name; "Southern Championship Wrestling and Steel City Wrestling" are two bodies. A one-word pair of a
+    company ("Procter & Gamble", "Barnes & Noble") is one name."""
+    joints = [i for i in range(span.start + 1, span.end - 1) if doc[i].lower_ in ("and", "&")]
+    if len(joints) != 1:
+        return [span]
+    k = joints[0]
+    left, right = doc[span.start:k], doc[k + 1:span.end]
+    if span.label != "PERSON" and (len(left) < 2 or len(right) < 2 or not right[0].text[:1].isupper()):
+        return [span]
+    if span.label == "PERSON" and len(left) == 1 and len(right) == 1:
+        return []
+    out = []
+    for part in (left, right):
+        text = " ".join(part.text.split())
+        if span.label == "PERSON" and len(part) == 1:
+            text = f"{text} {right[-1].text}"  # "Celestine" of "Celestine and Etta Tavernier"
+        out.append(NameSpan(part.start, part.end, text, span.label, part.root))
+    return out
 
 
 def _nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
@@ -268,10 +308,18 @@ def _chain_end(doc: Any, i: int, taken: set[int]) -> int:
 def _typed(text: str, label: str) -> str:
     """The tagger's label, unless the name's head noun says otherwise ("Aloha Stadium" is a place, whatever the
     tagger said). A two-word person's name keeps its tag: "John Lake", "David Castle" are people."""
-    head = head_label(text.split())
-    if head is None or (label == "PERSON" and len(text.split()) == 2):
+    words = text.split()
+    if len(words) > 1 and words[-1].lower() in _COMPANY_HEADS:
+        return "ORG"  # "Fantasy Cruises", "Chandris Lines": no one's surname
+    head = head_label(words)
+    if head is None or (label == "PERSON" and len(words) == 2):
         return label
     return head
+
+
+_COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
+                  "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
+                  "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh"}
 
 
 def quoted_titles(doc: Any) -> list[NameSpan]:
@@ -314,7 +362,18 @@ _OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "tre
             "auditor", "commissioner", "solicitor", "paymaster", "quartermaster", "consul", "ambassador", "envoy",
             "delegate", "speaker", "clerk", "marshal", "collector", "superintendent", "inspector", "fellow", "citizen",
             "gentleman", "gentlemen", "honorable", "honourable", "presidency", "premiership", "chairmanship",
-            "governorship", "principal", "headmaster", "headmistress", "chancellorship"}
+            "governorship", "principal", "headmaster", "headmistress", "chancellorship", "deputy", "premier"}
+_RANKS = {"deputy", "vice", "acting", "assistant", "associate", "under", "first", "second", "lieutenant", "chief"}
+
+
+def _office(tokens: Any) -> bool:
+    """ "Minister of Defense", "Deputy Premier of South Australia", "Prime Minister of Australia": title words up
+    to an "of" name an office, not a named thing (a ruler's "King of Sweden" names the place: see name_spans)."""
+    words = [t.lower_ for t in tokens]
+    if "of" not in words[1:4]:
+        return False
+    before = words[:words.index("of")]
+    return before[-1] not in _RULERS and all(w in _TITLES or w in _OFFICES or w in _RANKS for w in before)
 
 
 def _common(tokens: Any) -> bool:

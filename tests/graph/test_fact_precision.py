@@ -391,3 +391,21 @@ def test_an_address_does_not_guess_who_acts(extractor, text, wrong):
     after a common noun ("the bill") is that noun, not the last name."""
     _, facts = extract(extractor, "The Cabinet met on Monday. " + text)
     assert not [f for f in triples(facts) if (f[0], f[2]) == wrong], triples(facts)
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    ("Days of Wonder was co-founded by Eric Hautemont, Mark Kaufman & Yann Corno.",
+     {"mark kaufman": "PERSON", "yann corno": "PERSON"}, {"mark kaufman & yann corno"}),
+    ("Together with his brothers Birger and Asbjørn, he dominated ski jumping in the 1920s.", {},
+     {"birger and asbjørn"}),
+    ("He won titles in Maryland Championship Wrestling, Southern Championship Wrestling and Steel City Wrestling.",
+     {"southern championship wrestling": "ORG", "steel city wrestling": "ORG"},
+     {"southern championship wrestling and steel city wrestling"}),
+    ("The company was bought by Procter & Gamble in 2005.", {"procter & gamble": "ORG"}, set()),
+    ("She is fluent in English, French, Italian and some Greek.", {"french": "LANGUAGE", "italian": "LANGUAGE"},
+     set()),
+    ("In 1985 Chandris Cruises acquired Fantasy Cruises.", {"fantasy cruises": "ORG"}, set()),
+])
+def test_two_names_run_together_are_two_and_types_follow_the_text(extractor, text, expected, absent):
+    found = names(extractor, text)
+    assert {k: found.get(k) for k in expected} == expected and not absent & set(found), found
