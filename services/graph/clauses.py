@@ -16,6 +16,7 @@ The dependency parse gives the clauses; :class:`Resolver` turns a token into the
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
@@ -33,6 +34,10 @@ LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "in
 # Light verbs: the object noun says what happened ("earned a nomination for" is a nomination, not a win).
 LIGHT_VERBS = {"earn", "receive", "get", "gain", "make", "have", "take", "hold", "give", "draw", "garner"}
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
+# Verbs of thinking, holding and passing on: with a name as their object alone they say nothing of how two named
+# things relate ("considered Texas [as …]", "bore the same relation to Mexico", "communicated it to Congress").
+UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view", "treat", "bear", "borne", "communicate",
+          "submit", "transmit", "refer", "suppose", "hope", "trust", "owe", "pledge", "invite", "lay", "present"}
 
 
 def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
@@ -175,71 +180,81 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
     for verb in sent:
         if verb.pos_ not in ("VERB", "AUX") or not_stated(verb):
             continue
-        subjects, passive, owners = _subjects(verb, resolver)
-        lemma = verb.lemma_.lower()
-        if owners and passive:  # "her novel was published by X": the author is published by X
-            label = verb_label(lemma, "by")
-            for c in verb.children:
-                if c.dep_ == "agent" or (c.dep_ == "prep" and c.lower_ == "by"):
-                    for o in with_conj(g for g in c.children if g.dep_ == "pobj"):
-                        out += [Triple(w, label, verb.text, r, frozenset({verb.i}))
-                                for r in resolver.refs(o) for w in owners]
-        if not subjects:
-            continue
-        particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
-        anchors = frozenset({verb.i})
-        agents = _agents(verb, passive, resolver)
-        for agent in agents:  # the passive: the agent is the subject
-            label = verb_label(lemma, None, particle)
-            for s in subjects:
-                out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
-        for child in verb.children:
-            if child.dep_ in OBJECTS:
-                for obj in with_conj([child]):
-                    label = verb_label(lemma, None, particle)
-                    # a name reached through a noun ("made performances, including Mirandolina") keeps the noun
-                    raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
-                    for o in resolver.refs(obj):
-                        out += [Triple(s, label, raw, o, anchors) for s in subjects]
-                for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
-                             and (c.lower_ != "of" or noun_label(child.lemma_, "of"))):
-                    # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational
-                    # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
-                    # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
-                    light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
-                    label = light or (RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle))
-                    for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
-                        for o in resolver.refs(pobj):
-                            raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
-                            out += [Triple(s, label, raw, o, anchors) for s in subjects]
-            elif child.dep_ in ("prep", "dative") and child.lower_ != "by":
-                label = verb_label(lemma, child.lower_, particle)
-                if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
-                    for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
-                        out += [Triple(o, "acquired", _raw(verb, particle, child.text), s, anchors)
-                                for o in resolver.refs(pobj) for s in subjects]
-                    continue
-                if lemma in ("be", "do") and label == RELATED_TO:
-                    continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
-                for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
+        if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
+            out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
+        else:
+            out += _verb_triples(verb, resolver, out)
+    return out
+
+
+def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Triple]:
+    """The facts one verb states."""
+    out: list[Triple] = []
+    subjects, passive, owners = _subjects(verb, resolver)
+    lemma = verb.lemma_.lower()
+    if owners and passive:  # "her novel was published by X": the author is published by X
+        label = verb_label(lemma, "by")
+        for c in verb.children:
+            if c.dep_ == "agent" or (c.dep_ == "prep" and c.lower_ == "by"):
+                for o in with_conj(g for g in c.children if g.dep_ == "pobj"):
+                    out += [Triple(w, label, verb.text, r, frozenset({verb.i}))
+                            for r in resolver.refs(o) for w in owners]
+    if not subjects:
+        return out
+    particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
+    anchors = frozenset({verb.i})
+    agents = _agents(verb, passive, resolver)
+    for agent in agents:  # the passive: the agent is the subject
+        label = verb_label(lemma, None, particle)
+        for s in subjects:
+            out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
+    for child in verb.children:
+        if child.dep_ in OBJECTS:
+            for obj in with_conj([child]):
+                label = verb_label(lemma, None, particle)
+                # a name reached through a noun ("made performances, including Mirandolina") keeps the noun
+                raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
+                for o in resolver.refs(obj):
+                    out += [Triple(s, label, raw, o, anchors) for s in subjects]
+            for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
+                         and (c.lower_ != "of" or noun_label(child.lemma_, "of"))):
+                # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational
+                # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
+                # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
+                light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
+                label = light or (RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle))
+                for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
-                        out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
-                    if pobj.i in resolver.by_token or resolver.refs(pobj) or child.i < verb.i:
-                        continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
-                    if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):
-                        continue  # "played as a tackle at Oklahoma", not "pledged against restoration in Mexico"
-                    for inner in (c for c in pobj.children if c.dep_ == "prep"):
-                        inner_label = verb_label(lemma, inner.lower_, particle)
-                        raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
-                        for o in (r for p in with_conj(c for c in inner.children if c.dep_ == "pobj")
-                                  for r in resolver.refs(p)):
-                            out += [Triple(s, inner_label, raw, o, anchors) for s in subjects]
-            elif child.dep_ in ("attr", "acomp", "oprd") and not passive:
-                if child.i in resolver.by_token:
-                    continue  # "X is Y" between two names: an identity, not a relation
-                out += noun_facts(subjects, child, resolver, anchors | {child.i})
-        if resolver.context.topic is not None:  # without a topic (an address, a report) its guesses were mostly
-            out += path_facts(verb, subjects, resolver, out, anchors)  # wrong: 77.5% of a judged speech sample
+                        raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
+                        out += [Triple(s, label, raw, o, anchors) for s in subjects]
+        elif child.dep_ in ("prep", "dative") and child.lower_ != "by":
+            label = verb_label(lemma, child.lower_, particle)
+            if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
+                for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
+                    out += [Triple(o, "acquired", _raw(verb, particle, child.text), s, anchors)
+                            for o in resolver.refs(pobj) for s in subjects]
+                continue
+            if lemma in ("be", "do") and label == RELATED_TO:
+                continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
+            for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
+                for o in resolver.refs(pobj):
+                    out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
+                if pobj.i in resolver.by_token or resolver.refs(pobj) or child.i < verb.i:
+                    continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
+                if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):
+                    continue  # "played as a tackle at Oklahoma", not "pledged against restoration in Mexico"
+                for inner in (c for c in pobj.children if c.dep_ == "prep"):
+                    inner_label = verb_label(lemma, inner.lower_, particle)
+                    raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
+                    for o in (r for p in with_conj(c for c in inner.children if c.dep_ == "pobj")
+                              for r in resolver.refs(p)):
+                        out += [Triple(s, inner_label, raw, o, anchors) for s in subjects]
+        elif child.dep_ in ("attr", "acomp", "oprd") and not passive:
+            if child.i in resolver.by_token:
+                continue  # "X is Y" between two names: an identity, not a relation
+            out += noun_facts(subjects, child, resolver, anchors | {child.i})
+    if resolver.context.topic is not None:  # without a topic (an address, a report) its guesses were mostly
+        out += path_facts(verb, subjects, resolver, found + out, anchors)  # wrong: 77.5% of a speech sample
     return out
 
 

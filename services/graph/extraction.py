@@ -140,7 +140,8 @@ class SpacyTemporalExtractor(TransformComponent):
             triples: list[Triple] = name_facts(here, resolver) + sentence_triples(sent, resolver)
             first, last = at.start(sent.start_char), at.end(sent.end_char)
             text = original[first:last].strip()[:1000]
-            for t in _distinct([_checked(t) for t in triples]):
+            checked = [_checked(t) for t in triples]  # a vague verb's label the kinds refute says nothing
+            for t in _distinct([t for t in checked if not (t.unsaid and t.label == RELATED_TO)]):
                 src, dst = table.node(t.subject), table.node(t.object)
                 if src is None or dst is None or src.id == dst.id:
                     continue
@@ -181,7 +182,7 @@ def _checked(t: Triple) -> Triple:
     label would also retype both ends by what it wants them to be."""
     for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
         if wanted and _contradicts(kind(wanted), ref):
-            return Triple(t.subject, RELATED_TO, t.raw, t.object, t.anchors)
+            return Triple(t.subject, RELATED_TO, t.raw, t.object, t.anchors, t.unsaid)
     return t
 
 

@@ -24,6 +24,7 @@ class Triple:
     raw: str
     object: Ref
     anchors: frozenset[int]  # the tokens whose temporal expressions date the fact
+    unsaid: bool = False  # its verb does not say how the two relate: kept only with a specific label
 
 
 class Resolver:
