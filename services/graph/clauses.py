@@ -34,6 +34,7 @@ LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "in
 # Light verbs: the object noun says what happened ("earned a nomination for" is a nomination, not a win).
 LIGHT_VERBS = {"earn", "receive", "get", "gain", "make", "have", "take", "hold", "give", "draw", "garner"}
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
+ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", "representative", "delegate"}
 # Verbs of thinking, holding and passing on: with a name as their object alone they say nothing of how two named
 # things relate ("considered Texas [as …]", "bore the same relation to Mexico", "communicated it to Congress").
 UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view", "treat", "bear", "borne", "communicate",
@@ -148,6 +149,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
     for prep in (c for c in noun.children if c.dep_ == "prep"):
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
+        if prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and any(
+                c.dep_ == "prep" and c.lower_ in ("to", "at", "near", "in") for c in noun.children):
+            label = "represented"  # "the minister of the United States to Mexico" is its envoy, not its minister
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
         for obj in objects:

@@ -61,6 +61,15 @@ class Resolver:
             return None
         return found[1] if found[1] == ref or kind(found[1].label) in ("org", "group", "other") else None
 
+    def _nearest_of_kind(self, tok: Any, wanted: str) -> Ref | None:
+        """The last subject of the wanted kind before ``tok`` in its sentence: what "that territory" points back to
+        ("… that Louisiana did when that fine territory was acquired"; "Paris is …, and that city": not France)."""
+        for before in reversed(tok.sent[: tok.i - tok.sent.start]):
+            found = self.by_token.get(before.i)
+            if found and before.dep_ in SUBJECTS and kind(found[1].label) == wanted:
+                return found[1]
+        return None
+
     def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
         """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
         if depth > 4:
@@ -117,6 +126,10 @@ class Resolver:
             return [r for s in subjects for r in self.refs(s, depth + 1)]
         if tok.dep_ == "appos":
             return self.refs(tok.head, depth + 1)
+        if any(c.lower_ in ("that", "this") for c in tok.children if c.dep_ == "det") and label:
+            near = self._nearest_of_kind(tok, kind(label))  # "Louisiana did when that fine territory was …"
+            if near is not None:
+                return [near]
         if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
             ref = self.context.description(tok.lemma_)
             return [ref] if ref else []

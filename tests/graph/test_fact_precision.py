@@ -419,3 +419,19 @@ def test_two_names_run_together_are_two_and_types_follow_the_text(extractor, tex
 def test_thinking_or_passing_on_relates_no_two_names(extractor, text):
     _, facts = extract(extractor, text)
     assert not [f for f in triples(facts) if f[1] == "related_to"], triples(facts)
+
+
+@pytest.mark.parametrize(("text", "fact", "wrong"), [
+    ("New Mexico is vast. Upper California holds the same importance to the Union that Louisiana did when that fine "
+     "territory was acquired from France.", ("louisiana", "related_to", "france"), ("new mexico", "france")),
+    ("Paris is the capital of France, and that city was occupied by Germany in 1940.",
+     ("germany", "attacked", "paris"), ("germany", "france")),
+    ("Information has been received from Mr. Thompson, the minister of the United States to Mexico.",
+     ("thompson", "represented", "united states"), ("thompson", "united states", "secretary_of")),
+])
+def test_that_territory_and_an_envoy(extractor, text, fact, wrong):
+    """ "that territory" is the last place a clause was about; a minister "of" one country "to" another is its
+    envoy."""
+    _, facts = extract(extractor, text)
+    found = triples(facts)
+    assert fact in found and not [f for f in found if set(wrong) <= set(f)], found
