@@ -38,7 +38,7 @@ ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", 
 # Verbs of thinking, holding and passing on: with a name as their object alone they say nothing of how two named
 # things relate ("considered Texas [as …]", "bore the same relation to Mexico", "communicated it to Congress").
 UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view", "treat", "bear", "borne", "communicate",
-          "submit", "transmit", "refer", "suppose", "hope", "trust", "owe", "pledge", "invite", "lay", "present"}
+          "submit", "transmit", "suppose", "hope", "trust", "owe", "pledge", "invite", "lay", "present"}
 
 
 def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:

@@ -46,7 +46,7 @@ TITLE_KEY = "rag_title"
 _NLP_CACHE: dict[str, Any] = {}
 _NLP_LOCK = threading.Lock()
 _ALIAS = re.compile(r"^\s*[(,;]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
-                    r"known as|or simply|originally)\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
+                    r"known as|or simply|originally|(?:usually |commonly |often |sometimes |also )?(?:referred to as|called))\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
                     r"of|the|al|bin|y|da|di|du|la|le)){0,6})")
 _MONTH = re.compile(r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(\s+\d|$)")
 _ACRONYM = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")

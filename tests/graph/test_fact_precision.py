@@ -435,3 +435,11 @@ def test_that_territory_and_an_envoy(extractor, text, fact, wrong):
     _, facts = extract(extractor, text)
     found = triples(facts)
     assert fact in found and not [f for f in found if set(wrong) <= set(f)], found
+
+
+def test_referred_to_as_is_an_alias(extractor):
+    entities, _ = extract(extractor, "Waylon J. Smithers Jr., usually referred to as Mr. Smithers, is a recurring "
+                                     "character in the animated sitcom The Simpsons, voiced by Harry Shearer.",
+                          topic="Waylon Smithers")
+    holder = next(e for e in entities.values() if e.name.startswith("Waylon"))
+    assert "Mr. Smithers" in holder.properties["aliases"], holder.properties
