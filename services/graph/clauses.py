@@ -38,7 +38,8 @@ ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", 
 # Verbs of thinking, holding and passing on: with a name as their object alone they say nothing of how two named
 # things relate ("considered Texas [as …]", "bore the same relation to Mexico", "communicated it to Congress").
 UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view", "treat", "bear", "borne", "communicate",
-          "submit", "transmit", "suppose", "hope", "trust", "owe", "pledge", "invite", "lay", "present"}
+          "submit", "transmit", "suppose", "hope", "trust", "owe", "pledge", "invite", "lay", "present",
+          "request", "ask", "urge", "instruct"}
 
 
 def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
@@ -149,15 +150,15 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
     for prep in (c for c in noun.children if c.dep_ == "prep"):
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
-        if prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and any(
-                c.dep_ == "prep" and c.lower_ in ("to", "at", "near", "in") for c in noun.children):
-            label = "represented"  # "the minister of the United States to Mexico" is its envoy, not its minister
+        envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
         for obj in objects:
             for subject in subject_refs:
                 if prep.lower_ == "by":  # "a painting by Hunt", "an album by Avril Lavigne": the agent made it
                     out.append(Triple(obj, label if label in MAKING else "created", raw, subject, anchors))
+                elif envoy and kind(obj.label) == "place":  # "Mr. Thompson, the minister of the United States"
+                    out.append(Triple(subject, "represented", raw, obj, anchors))  # is its envoy, not its minister
                 elif label:
                     out.append(Triple(subject, label, raw, obj, anchors))
                 elif prep.lower_ in ("in", "at", "on") and class_label(noun.lemma_) == "EVENT":
@@ -221,8 +222,10 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 for o in resolver.refs(obj):
                     out += [Triple(s, label, raw, o, anchors) for s in subjects]
             for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
-                         and (c.lower_ != "of" or noun_label(child.lemma_, "of"))):
-                # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational
+                         and (c.lower_ != "of" or (lemma in LIGHT_VERBS and noun_label(child.lemma_, "of")))):
+                # "defying the power of Mexico": an "of" completes its noun; after a light verb a relational noun
+                # says what ("held the title of"), after another the noun's relation is its own ("requested Mr.
+                # Madison, a member of the House": Washington is no member)
                 # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
                 # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
                 light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None

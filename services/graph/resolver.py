@@ -86,8 +86,9 @@ class Resolver:
                 if subject is not None:
                     return [subject]
             ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
-            if ref is not None and self.context.topic is None and word in NEUTER | PLURAL and _nearer_common_noun(tok):
-                return []
+            if ref is not None and self.context.topic is None and word in NEUTER | PLURAL and (
+                    _nearer_common_noun(tok) or (word in NEUTER and tok.dep_ not in SUBJECTS)):
+                return []  # "yielded to it his assent": an object "it" in an address is mostly a bill, a treaty
             if ref is not None and word in NEUTER | PLURAL:
                 reporter = self._reporter(tok, ref)
                 if reporter is not False:

@@ -428,6 +428,9 @@ def test_thinking_or_passing_on_relates_no_two_names(extractor, text):
      ("germany", "attacked", "paris"), ("germany", "france")),
     ("Information has been received from Mr. Thompson, the minister of the United States to Mexico.",
      ("thompson", "represented", "united states"), ("thompson", "united states", "secretary_of")),
+    ("Information has been recently received from Mr. Thompson, the minister of the United States, who has promptly "
+     "executed the instructions of his Government.", ("thompson", "represented", "united states"),
+     ("thompson", "united states", "secretary_of")),
 ])
 def test_that_territory_and_an_envoy(extractor, text, fact, wrong):
     """ "that territory" is the last place a clause was about; a minister "of" one country "to" another is its
@@ -443,3 +446,19 @@ def test_referred_to_as_is_an_alias(extractor):
                           topic="Waylon Smithers")
     holder = next(e for e in entities.values() if e.name.startswith("Waylon"))
     assert "Mr. Smithers" in holder.properties["aliases"], holder.properties
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("It is well known also that President Washington retained the bill from Monday, the 14th, when it was presented "
+     "to him, until Friday, the 25th of February, being the last moment permitted him by the Constitution to "
+     "deliberate, when he finally yielded to it his reluctant assent and gave it his signature.", "cabinet"),
+    ("From these papers it appears that President Washington, while he yet held the bank bill in his hands, actually "
+     "requested Mr. Madison, at that time a member of the House of Representatives, to prepare the draft of a veto "
+     "message for him.", "house of representatives"),
+])
+def test_an_address_relates_no_one_to_what_it_only_mentions(extractor, text, wrong):
+    """An object "it" in an address is mostly a bill or a treaty, not the last name; a member "of the House" the
+    president requested is the member's relation, not his."""
+    prior = "The Cabinet gave its opinion in writing. "
+    _, facts = extract(extractor, prior + text)
+    assert not [f for f in triples(facts) if f[0] == "washington" and f[2] == wrong], triples(facts)
