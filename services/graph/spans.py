@@ -311,12 +311,16 @@ def _typed(text: str, label: str) -> str:
     words = text.split()
     if len(words) > 1 and words[-1].lower() in _COMPANY_HEADS:
         return "ORG"  # "Fantasy Cruises", "Chandris Lines": no one's surname
+    if label == "PERSON" and len(words) > 1 and words[-1].lower() in _PLACE_HEADS:
+        return "GPE"  # "Sioux Falls", "Palm Springs", "Kings County" are no one's name
     head = head_label(words)
     if head is None or (label == "PERSON" and len(words) == 2):
         return label
     return head
 
 
+_PLACE_HEADS = {"falls", "springs", "heights", "county", "township", "borough", "parish", "valley", "city",
+                "harbour", "harbor", "junction", "peninsula"}
 _COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
                   "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
                   "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh"}

@@ -462,3 +462,9 @@ def test_an_address_relates_no_one_to_what_it_only_mentions(extractor, text, wro
     prior = "The Cabinet gave its opinion in writing. "
     _, facts = extract(extractor, prior + text)
     assert not [f for f in triples(facts) if f[0] == "washington" and f[2] == wrong], triples(facts)
+
+
+def test_a_place_word_ends_no_persons_name(extractor):
+    text = "Pierre is the state capital and Sioux Falls, with a population of about 171,000, is South Dakota's largest city."
+    assert names(extractor, text)["sioux falls"] in ("GPE", "LOC")
+    assert names(extractor, "Ricki Lake hosted the show.")["ricki lake"] == "PERSON"
