@@ -222,10 +222,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 for o in resolver.refs(obj):
                     out += [Triple(s, label, raw, o, anchors) for s in subjects]
             for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
-                         and (c.lower_ != "of" or (lemma in LIGHT_VERBS and noun_label(child.lemma_, "of")))):
-                # "defying the power of Mexico": an "of" completes its noun; after a light verb a relational noun
-                # says what ("held the title of"), after another the noun's relation is its own ("requested Mr.
-                # Madison, a member of the House": Washington is no member)
+                         and (c.lower_ != "of" or noun_label(child.lemma_, "of"))
+                         and not _second_object(child)):
+                # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational
                 # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
                 # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
                 light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
@@ -314,6 +313,12 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out
+
+
+def _second_object(obj: Any) -> bool:
+    """An object after another of the same verb is that one's apposition the parser split off: in "requested Mr.
+    Madison, at that time a member of the House" the member is Madison, and Washington is no member."""
+    return any(c.dep_ in OBJECTS and c.i < obj.i for c in obj.head.children)
 
 
 def _raw(verb: Any, particle: str, prep: str | None) -> str:
