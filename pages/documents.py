@@ -124,7 +124,7 @@ def render() -> None:
         sure = st.checkbox("I understand", key="documents.confirm_delete")
         if st.button("Delete document", type="primary", disabled=not sure, key="documents.delete"):
             with user_errors("Could not delete"):
-                svc.documents.delete(doc.id)
+                svc.deletion.delete_document(doc.id)
                 st.query_params.clear()
                 flash(Keys.DOCUMENTS_FLASH, md_escape(f"Deleted {doc.title!r}."))
                 st.rerun()

@@ -122,7 +122,7 @@ class Scope:
 
     def delete_collection(self, name: str) -> int:
         self.collection(name, "owner", "delete")
-        gone = self.services.collections.delete(name)
+        gone = self.services.deletion.delete_collection(name)
         self._audit("collection.delete", name, documents=gone)
         return gone
 
@@ -260,7 +260,7 @@ class Scope:
 
     def delete_document(self, document_id: int) -> None:
         summary = self._document(document_id, "editor", "delete")
-        self.services.documents.delete(document_id)
+        self.services.deletion.delete_document(document_id)
         self._audit("document.delete", str(document_id), title=summary.title)
 
     def graph_edit(self, kind: str, collection: str, *args: Any, **kw: Any) -> Any:

@@ -43,9 +43,6 @@ class Collections(_Part):
     def create(self, *, name: str, description: str, metadata_schema: Any = None) -> Any:
         return self.scope.create_collection(name=name, description=description, metadata_schema=metadata_schema)
 
-    def delete(self, name: str) -> int:
-        return self.scope.delete_collection(name)
-
     def update_description(self, name: str, description: str) -> Any:
         return self.scope.update_description(name, description)
 
@@ -88,8 +85,15 @@ class Documents(_Part):
     def update_metadata(self, document_id: int, changes: dict[str, Any], **kw: Any) -> Any:
         return self.scope.update_metadata(document_id, changes, **kw)
 
-    def delete(self, document_id: int) -> None:
+
+class Deletion(_Part):
+    """Deleting a document needs the editor role in every collection that holds it; a collection, its owner's."""
+
+    def delete_document(self, document_id: int) -> None:
         self.scope.delete_document(document_id)
+
+    def delete_collection(self, name: str) -> int:
+        return self.scope.delete_collection(name)
 
 
 class Search(_Part):
@@ -211,6 +215,7 @@ class ScopedServices:
         self.diagrams = Diagrams(scope) if services.diagrams is not None else None
         self.collections = Collections(scope)
         self.documents = Documents(scope)
+        self.deletion = Deletion(scope)
         self.search = Search(scope)
         self.ask = Ask(scope)
         self.ingestion = Ingestion(scope)

@@ -120,7 +120,7 @@ def cleanup(services):
     yield
     for coll in services.collections.list():
         if coll.name.startswith(("acc-fresh-", "acc-restored-")):
-            services.collections.delete(coll.name)
+            services.deletion.delete_collection(coll.name)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -154,4 +154,4 @@ def test_create_collection_makes_the_creator_its_owner(services, world) -> None:
         with pytest.raises(Forbidden):
             services.scope(Principal.anonymous("s1")).create_collection(name=name + "x", description="No.")
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

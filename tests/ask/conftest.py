@@ -9,4 +9,4 @@ from tests.utils.stories import make_zorbex
 def zorbex(services):
     name, ids = make_zorbex(services)
     yield name, ids
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)

@@ -41,7 +41,7 @@ def speeches(services):
         metadata = {"president": president, "year": year} if president else {}
         services.ingestion.run(text_request(name, title=title, text=text, metadata=metadata))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def first_line(text: str) -> str:
@@ -102,7 +102,7 @@ def test_no_sentence_of_the_asked_type_is_said_plainly(services):
         typed = services.ask.ask("When did the opera house on the waterfront open?", collections=[name])
         assert "**2008**" in typed.answer.text and "name no" not in typed.answer.text
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
 
 
 def test_an_extractive_answer_quotes_a_repeated_sentence_once(services):

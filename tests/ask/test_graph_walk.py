@@ -135,7 +135,7 @@ def test_walk_graph_follows_reingest_and_delete(services, collection):
     services.ingestion.run(text_request(collection, title="Harbour", text="Ned Land harpoons a whale.", mode="reingest"))
     after = counts()
     assert "ned land" in after and "nautilus" not in after
-    services.documents.delete(doc)
+    services.deletion.delete_document(doc)
     assert counts() == {}
     with services.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM entity_mentions WHERE document_id = :d"),
@@ -159,7 +159,7 @@ def two_collections(services):
         services.collections.create(name=n, description="Walk scope test.")
     yield names
     for n in names:
-        services.collections.delete(n)
+        services.deletion.delete_collection(n)
 
 
 def test_the_walk_stays_in_its_collections(services, two_collections):

@@ -35,7 +35,8 @@ PASSAGES = {
 
 @pytest.fixture
 def index(services, collection):
-    store = ChunkVectorStore(collection=collection, collections=services.collections, documents=services.documents)
+    store = ChunkVectorStore(collection=collection, collections=services.collections, documents=services.documents,
+                             deletion=services.deletion)
     embed = WorkbenchEmbedding(services.embedder)
     nodes = [TextNode(text=text, metadata={"title": ref.capitalize(), **meta}, embedding=embed.get_text_embedding(text),
                       relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=ref)})  # one source document each

@@ -24,7 +24,7 @@ def coll(services):
     for title, text in TEXTS.items():
         ingest(services, name, title, text)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _tab(page, name: str) -> None:

@@ -78,7 +78,7 @@ def procs(services, shared_data):
                                                       settings=services.settings, include=["*.docx"]))
     assert result.count("ingested") == 4, result.items
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_chunks_around_each_diagram_carry_its_id(services, procs, shared_data):
@@ -133,10 +133,10 @@ def test_deleting_the_document_removes_its_diagrams(services, shared_data):
     assert item["status"] == "ingested", item
     doc_id = item["document_id"]
     [diagram_id] = services.diagrams.for_document(doc_id)
-    services.documents.delete(doc_id)
+    services.deletion.delete_document(doc_id)
     assert services.graph.diagram(diagram_id) == ([], [])
     assert services.diagrams.for_document(doc_id) == []
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 @pytest.mark.parametrize("data, reason", [

@@ -36,7 +36,7 @@ def make_collection(services) -> Iterator[Callable[..., Any]]:
     yield make
     for name in made:
         try:
-            services.collections.delete(name)
+            services.deletion.delete_collection(name)
         except NotFound:
             pass
 

@@ -38,6 +38,6 @@ def test_backup_and_restore_carry_the_edits(services, dated, tmp_path):
         assert "lyon" not in state(services, coll.id)[0]
     finally:
         try:
-            services.collections.delete(coll.name)
+            services.deletion.delete_collection(coll.name)
         except NotFound:
             pytest.skip("already gone")

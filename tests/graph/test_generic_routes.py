@@ -14,7 +14,7 @@ def hub(services):
     services.ingestion.run(text_request(name, title="Filing 9",
                                         text="Globex Industries is a conglomerate, the ninth filing says."))
     yield services.collections.get(name)
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_no_route_through_a_generic_concept(services, hub):

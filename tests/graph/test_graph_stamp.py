@@ -30,5 +30,5 @@ def test_stamp_changes_with_every_change_to_the_collections_graph(services, date
     assert empty == "0|None|None|0|0|0|0:0:"  # the last part: the collection's graph edits
     services.collections.link(first["document_id"], other.name)
     assert services.graph.stamp(other.id) != empty  # linked into another collection
-    services.documents.delete(first["document_id"])
+    services.deletion.delete_document(first["document_id"])
     assert changed()  # deleted

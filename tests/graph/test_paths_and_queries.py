@@ -32,7 +32,7 @@ def kg(services):
             for title, text in DOCS.items()}
     yield {"name": name, "id": coll.id, "docs": docs}
     try:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
     except NotFound:
         pass
 

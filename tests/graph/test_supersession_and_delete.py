@@ -78,7 +78,7 @@ def test_delete_middle_document_heals_the_timeline(services, dated):
     assert facts_of_document(services, bob_doc) == 1
     assert entity_count(services, cid, "bob") == 1
 
-    services.documents.delete(bob_doc)
+    services.deletion.delete_document(bob_doc)
 
     assert facts_of_document(services, bob_doc) == 0
     assert entity_count(services, cid, "bob") == 0  # no orphan left behind
@@ -91,12 +91,12 @@ def test_delete_middle_document_heals_the_timeline(services, dated):
     with pytest.raises(NotFound):
         services.documents.get(bob_doc)
     with pytest.raises(NotFound):
-        services.documents.delete(bob_doc)
+        services.deletion.delete_document(bob_doc)
 
 
 def test_delete_latest_document_makes_previous_holder_current(services, dated):
     ids = _ingest_ceos(services, dated)
-    services.documents.delete(ids["2023"])
+    services.deletion.delete_document(ids["2023"])
     assert _ceo_timeline(services, dated.id) == {
         "alice": ("2019-03-01", "2021-03-01", "superseded"),
         "bob": ("2021-03-01", None, "current"),
@@ -107,7 +107,7 @@ def test_delete_latest_document_makes_previous_holder_current(services, dated):
 def test_shared_entity_survives_deleting_one_of_its_documents(services, dated):
     first = ingest(services, dated.name, "a", "Alice works for Acme.", {"date": "2020-01-01"})
     ingest(services, dated.name, "b", "Bob works for Acme.", {"date": "2020-01-01"})
-    services.documents.delete(first["document_id"])
+    services.deletion.delete_document(first["document_id"])
     assert entity_count(services, dated.id, "alice") == 0
     assert entity_count(services, dated.id, "acme") == 1
     assert entity_count(services, dated.id, "bob") == 1
@@ -118,7 +118,7 @@ def test_deleting_the_collection_removes_its_graph(services, make_collection):
     coll = make_collection()
     _ingest_ceos(services, coll)
     assert entity_count(services, coll.id) == 4
-    services.collections.delete(coll.name)
+    services.deletion.delete_collection(coll.name)
     assert entity_count(services, coll.id) == 0
     assert graph_count(services, "MATCH ()-[r:FACT {collection_id: $c}]->() RETURN count(r) AS n", c=coll.id) == 0
     assert services.graph.counts([coll.id]) == {"entities": 0, "facts": 0}
@@ -172,11 +172,11 @@ def test_collections_are_isolated(services, make_collection):
     assert {f.collection_id for f in services.graph.facts_of_entity("acme", [two.id])} == {two.id}
     assert len(services.graph.facts_of_entity("acme", [one.id, two.id])) == 4
 
-    services.documents.delete(doc_one)
+    services.deletion.delete_document(doc_one)
     assert services.graph.counts([one.id]) == {"entities": 0, "facts": 0}
     assert services.graph.counts([two.id]) == {"entities": 3, "facts": 2}
     ingest(services, one.name, "other", "Carol works for Acme.", {"date": "2021-01-01"})
-    services.collections.delete(one.name)
+    services.deletion.delete_collection(one.name)
     assert entity_count(services, one.id) == 0
     assert services.graph.counts([two.id]) == {"entities": 3, "facts": 2}
     assert {f.document_id for f in services.graph.neighbourhood(two.id, "acme").facts} == {doc_two}

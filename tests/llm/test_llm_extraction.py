@@ -52,7 +52,7 @@ def dated(services):
     name = f"llm-{uuid.uuid4().hex[:8]}"
     services.collections.create(name=name, description="LLM extraction test.")
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_llm_facts_with_exclusivity_supersede(services, llm_graph, fake_llm, dated):

@@ -33,7 +33,7 @@ def small_addresses(services, shared_data) -> Iterator[tuple[str, dict[str, byte
     name = f"dup-{uuid.uuid4().hex[:8]}"
     services.collections.create(name=name, description="Concurrency: duplicate requests.")
     yield name, {f: (shared_data / "sotu" / f).read_bytes() for f in SMALL}
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _refused(outcomes: list, what: str) -> list:

@@ -166,11 +166,11 @@ def test_statistics_follow_ingest_reingest_link_unlink_and_delete(services, corp
             conn.execute(sa.text("DELETE FROM collection_documents WHERE collection_id = :c AND document_id = :d"),
                          {"c": cids[1], "d": ids["Foxes"]})
         consistent()
-        services.documents.delete(ids["Dogs"])
+        services.deletion.delete_document(ids["Dogs"])
         consistent()
         assert _keyword(services, collection, "badgers") and not _keyword(services, collection, "quick jumps")  # old text gone
     finally:
-        services.collections.delete(other)
+        services.deletion.delete_collection(other)
     with services.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM term_stats WHERE collection_id = :c"),
                             {"c": cids[1]}).scalar_one() == 0
@@ -247,7 +247,7 @@ def test_blocks_rank_as_the_sql_ranking_does_over_overlapping_collections(servic
             assert packed and list(packed) == list(by_rows)
             assert packed == pytest.approx(by_rows, rel=1e-9)
     finally:
-        services.collections.delete(other)
+        services.deletion.delete_collection(other)
 
 
 def test_websearch_syntax_phrases_exclusions_and_or(services, corpus):

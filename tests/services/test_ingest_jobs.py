@@ -165,4 +165,4 @@ def test_retry_runs_only_the_failed_files_with_the_metadata_that_was_missing(ser
         with pytest.raises(ValidationFailed, match="nothing to retry"):
             retry_request(retry, second.items)
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

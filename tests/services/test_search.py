@@ -56,8 +56,8 @@ def corpus(services):
         other_item = only_item(ingest_text(services, other, *OTHER_DOC))
         yield Corpus(name, other, ids, other_item["document_id"])
     finally:
-        services.collections.delete(name)
-        services.collections.delete(other)
+        services.deletion.delete_collection(name)
+        services.deletion.delete_collection(other)
 
 
 def _search(services, corpus, query, **kw):

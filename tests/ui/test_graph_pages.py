@@ -14,7 +14,7 @@ from tests.utils.stories import make_acme
 def acme(services):
     name = make_acme(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_graph_page_filters_as_of_2020(acme):
@@ -79,4 +79,4 @@ def test_graph_page_shows_a_change_made_elsewhere_on_its_next_rerun(services, mo
         assert len(queries) == 1
         assert any("5 entities · 4 facts in" in c.value for c in at.caption), [c.value for c in at.caption]
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

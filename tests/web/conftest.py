@@ -55,7 +55,7 @@ def crawler(services, **overrides) -> CrawlService:
     ingestion = IngestionService(settings=web_settings(services, **overrides), embedder=services.embedder,
                                  collections=services.collections, documents=services.documents,
                                  jobs=services.jobs, graph=None)
-    return CrawlService(ingestion=ingestion, resolver=loopback_resolver)
+    return CrawlService(ingestion=ingestion, deletion=services.deletion, resolver=loopback_resolver)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

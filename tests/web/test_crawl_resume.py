@@ -46,7 +46,7 @@ def graph_crawler(services, **overrides) -> CrawlService:
     ingestion = IngestionService(settings=web_settings(services, **overrides), embedder=services.embedder,
                                  collections=services.collections, documents=services.documents,
                                  jobs=services.jobs, graph=services.graph)
-    return CrawlService(ingestion=ingestion, resolver=loopback_resolver)
+    return CrawlService(ingestion=ingestion, deletion=services.deletion, resolver=loopback_resolver)
 
 
 def done_pages(services, crawl_id: int) -> int:

@@ -127,7 +127,7 @@ def test_an_uploaded_page_and_the_same_page_crawled_read_the_same(services, coll
                 "ON cd.document_id = d.id JOIN collections c ON c.id = cd.collection_id WHERE c.name = ANY(:n)"),
                 {"n": [collection, collection + "-upload"]}).all()
     finally:
-        services.collections.delete(collection + "-upload")
+        services.deletion.delete_collection(collection + "-upload")
     assert len(hashes) == 2 and hashes[0].content_hash == hashes[1].content_hash, hashes
     assert hashes[0].content_hash == content_hash(parse_bytes(page.read_bytes(), page.name, max_bytes=LIMIT).text)
 
