@@ -11,8 +11,8 @@ import networkx as nx
 import pytest
 
 from tests.browser.helpers import idle
-from tests.graph.conftest import ingest
-from tests.graph.test_curation import TEXTS
+from tests.services.graph.test_curation import TEXTS
+from tests.utils.graph import ingest
 
 pytestmark = pytest.mark.browser
 

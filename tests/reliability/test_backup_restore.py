@@ -76,7 +76,7 @@ def corpus(services) -> Any:
         result = services.ingestion.run(files_request(name, files, settings=services.settings))
         assert result.count("ingested") == 2, result.items
     coll = services.collections.get(name)
-    with services.engine.begin() as conn:  # a finished crawl's record (crawling itself is tested in tests/web)
+    with services.engine.begin() as conn:  # a finished crawl's record (crawling itself is tested in tests/services/web)
         doc = conn.execute(sa.text("SELECT document_id FROM collection_documents WHERE collection_id = :c "
                                    "AND title = 'Acme 2021'"), {"c": coll.id}).scalar_one()
         crawl = conn.execute(sa.text("INSERT INTO crawls (collection_id, root_url, status, params) VALUES "
