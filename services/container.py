@@ -24,7 +24,7 @@ from services.deletion import DeletionService
 from services.documents import DocumentService
 from services.errors import ConfigError
 from services.graph.diagrams import DiagramService
-from services.graph.lookup import GraphLookup
+from services.graph.lookup import BestChunks, GraphLookup
 from services.graph.service import GraphService, ensure_graph_indexes
 from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
@@ -230,4 +230,14 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
                     jobs=jobs, ingestion=ingestion, search=search,
                     diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask,
                     upgrade=UpgradeService(engine=engine, graph=graph),
-                    lookup=GraphLookup(graph, collections), graph=graph, graph_store=graph_store)
+                    lookup=GraphLookup(graph, collections, best_chunks=_best_chunks(search)), graph=graph,
+                    graph_store=graph_store)
+
+
+def _best_chunks(search: SearchService) -> BestChunks:
+    """GraphLookup's search by meaning: a collection's 20 chunks nearest a text (similarity 0.2 at least)."""
+    def best(text: str, collection: str) -> dict[int, float]:
+        hits = search.search(text, collections=[collection], mode="semantic", limit=20, threshold=0.2).hits
+        return {h.chunk_id: h.score for h in hits}
+
+    return best

@@ -183,6 +183,10 @@ class Scope:
                  limit: int = 500) -> dict[str, Any]:
         return self.services.lookup.temporal(entity, start, end, self.readable(collections), limit=limit)
 
+    def entities_matching(self, text: str, collection: str, **kw: Any) -> list[Any]:
+        """The Graph and Timeline pages' entity search, by name or by meaning, in a collection ``who`` may read."""
+        return self.services.lookup.entities_matching(text, self.collection(collection).name, **kw)
+
     def neighbourhood(self, collection: str, entity: str, **kw: Any) -> Any:
         return self.services.lookup.neighbourhood(self.collection(collection).name, entity, **kw)
 

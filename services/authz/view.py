@@ -177,6 +177,13 @@ class GraphReads(_Part):
         return self.scope.services.lookup.require_graph()
 
 
+class Lookup(_Part):
+    """The graph questions asked by name that the pages make, on collections ``who`` may read."""
+
+    def entities_matching(self, text: str, collection: str, **kw: Any) -> Any:
+        return self.scope.entities_matching(text, collection, **kw)
+
+
 class Jobs(_Part):
     """Jobs of collections ``who`` may read (and the store-wide ones); cancelling needs the editor role."""
 
@@ -222,6 +229,7 @@ class ScopedServices:
         self.crawler = Crawler(scope)
         self.jobs = Jobs(scope)
         self.graph = GraphReads(scope) if services.graph is not None else None
+        self.lookup = Lookup(scope)
 
     @property
     def conversations(self) -> Any:

@@ -79,6 +79,8 @@ CASES: dict[str, Case] = {
     "temporal": Case("viewer", lambda s, w, x, p: s.temporal("Maria Santos", None, None, [w.a])),
     "neighbourhood": Case("viewer", lambda s, w, x, p: s.neighbourhood(w.a, "Maria Santos")),
     "paths": Case("viewer", lambda s, w, x, p: s.paths(w.a, "Maria Santos", "Lisbonia Bakery")),
+    "entity search": Case("viewer", lambda s, w, x, p: s.entities_matching("Maria Santos", w.a,
+                                                                         by="name, else meaning")),
     "timeline": Case("viewer", lambda s, w, x, p: s.timeline(w.a, "maria santos")),
     "graph export": Case("viewer", lambda s, w, x, p: s.graph_export(w.a, "json")),
     "edit history": Case("viewer", lambda s, w, x, p: s.edit_history(w.a)),
