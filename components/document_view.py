@@ -1,4 +1,5 @@
-"""One document: the cited passage, the text as Markdown with find-in-document, and its chunks with previews."""
+"""One document: its header, the cited passage, the text as Markdown with find-in-document, its chunks with
+previews, a viewer's read-only tabs and the Delete tab."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import re
 
 import streamlit as st
 
+from components.feedback import user_errors
 from components.markdown_text import md_escape
 from components.rich_text import markdown_html, with_marks
-from services.documents import ChunkView, DocumentView
+from components.state import Keys, flash
+from services.container import Services
+from services.documents import ChunkView, DocumentSummary, DocumentView
 from services.page_ref import page_ref
 
 SHOWN_CHARS = 200_000  # a longer document is drawn up to here; find-in-document still searches all of it
@@ -68,3 +72,44 @@ def chunks_tab(view: DocumentView, focus: ChunkView | None) -> None:
                  + (f" · {heading}" if heading else "") + f" · “{preview(chunk.text)}”")
         with st.expander(md_escape(label), expanded=focus is not None and chunk.chunk_index == focus.chunk_index):
             st.html(markdown_html(chunk.text))
+
+
+GRAPH_LINES = {"pending": "graph: pending (not extracted yet; rebuild it on the Ingest page)",
+               "disabled": "graph: off", "none": "graph: not built"}
+
+
+def document_header(doc: DocumentSummary) -> None:
+    """Title, where it comes from, its first metadata and its graph status (a failed one with its reason)."""
+    st.subheader(md_escape(doc.title))
+    st.caption(md_escape(f"id {doc.id} · {doc.source_type} · {doc.source} · version {doc.version} · "
+                         f"{doc.chunk_count} chunks · collections: {', '.join(doc.collections)}"))
+    if doc.metadata:
+        st.caption(" · ".join(f"**{md_escape(k)}** {md_escape(v)}" for k, v in list(doc.metadata.items())[:8]))
+    graph_line = {"done": f"graph: {doc.graph_entities} entities, {doc.graph_facts} facts",
+                  "failed": f"graph: FAILED ({doc.graph_error}); rebuild it on the Ingest page",
+                  **GRAPH_LINES}.get(doc.graph_status, doc.graph_status)
+    st.caption(md_escape(graph_line))
+
+
+def read_only_tabs(view: DocumentView, focus: ChunkView | None) -> None:
+    """A viewer's document: its text, chunks and metadata, with no edit or delete control."""
+    content, chunks, meta = st.tabs(["Content", "Chunks", "Metadata"], key=Keys.DOCUMENTS_TAB + ".read", on_change="rerun")
+    with content:
+        content_tab(view, focus)
+    with chunks:
+        chunks_tab(view, focus)
+    with meta:
+        st.caption("You may read this document; editing it needs the editor role.")
+        st.json(view.summary.metadata)
+
+
+def delete_tab(svc: Services, doc: DocumentSummary) -> None:
+    """Delete the document (from both stores, every collection), once the user ticks that they understand."""
+    st.warning("Deleting removes the document from every collection, with all its chunks.", icon=":material/warning:")
+    sure = st.checkbox("I understand", key="documents.confirm_delete")
+    if st.button("Delete document", type="primary", disabled=not sure, key="documents.delete"):
+        with user_errors("Could not delete"):
+            svc.deletion.delete_document(doc.id)
+            st.query_params.clear()
+            flash(Keys.DOCUMENTS_FLASH, md_escape(f"Deleted {doc.title!r}."))
+            st.rerun()

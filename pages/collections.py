@@ -123,7 +123,7 @@ def _delete_tab(svc, coll, danger) -> None:
         confirm = st.text_input("Type the collection name to confirm", key="collections.confirm_delete")
         if st.button("Delete collection", type="primary", disabled=confirm.strip() != coll.name):
             with user_errors("Could not delete"):
-                removed = svc.collections.delete(coll.name)
+                removed = svc.deletion.delete_collection(coll.name)
                 st.session_state[Keys.COLLECTIONS_SELECTED] = None
                 flash(Keys.COLLECTIONS_FLASH, md_escape(f"Deleted {coll.name!r} and {removed} document(s)."))
                 st.rerun()

@@ -24,11 +24,8 @@ def render() -> None:
         st.stop()
 
     entities = []
-    with user_errors("Entity search failed"):
-        entities = svc.graph.find_entities(text, [coll.id], limit=30)
-        if not entities:  # fall back to meaning: entities of the best-matching chunks
-            hits = svc.search.search(text, collections=[coll.name], mode="semantic", limit=20, threshold=0.2).hits
-            entities = svc.graph.entities_for_chunks({h.chunk_id: h.score for h in hits}, [coll.id])
+    with user_errors("Entity search failed"):  # by name, else by meaning (the entities of the best chunks)
+        entities = svc.lookup.entities_matching(text, coll.name, by="name, else meaning", limit=30)
     if not entities:
         st.warning("No entity matches.", icon=":material/search_off:")
         st.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -16,9 +16,6 @@ from services.metadata_schema import drop_field, make_optional, merge_schema, no
 from services.stores import chunk_store
 from services.stores.embeddings import TextEmbedder
 from services.stores.postgres import ensure_hnsw_index
-
-if TYPE_CHECKING:
-    from services.graph.service import GraphService
 
 MAX_NAME = 100
 MAX_DESCRIPTION = 2_000
@@ -76,11 +73,36 @@ def _clean_description(description: str) -> str:
     return description
 
 
+def delete_collection_rows(conn: Connection, collection_id: int) -> int:
+    """PostgreSQL's part of deleting a collection, inside the caller's transaction; how many documents went.
+
+    The documents only it holds go with it (their chunks cascade); those it shares with another collection
+    stay, marked for a graph rebuild (their facts were in this collection's graph). The graph's part comes
+    first and is not here: services/deletion.py deletes from both stores.
+    """
+    conn.execute(
+        sa.text("UPDATE documents SET graph_status = 'pending' WHERE graph_status <> 'disabled' AND id IN "
+                "(SELECT document_id FROM collection_documents WHERE collection_id = :id)"),
+        {"id": collection_id},
+    )
+    doomed = conn.execute(
+        sa.text(
+            "SELECT cd.document_id FROM collection_documents cd WHERE cd.collection_id = :id "
+            "AND NOT EXISTS (SELECT 1 FROM collection_documents o "
+            "WHERE o.document_id = cd.document_id AND o.collection_id <> :id)"
+        ),
+        {"id": collection_id},
+    ).scalars().all()
+    conn.execute(sa.text("DELETE FROM collections WHERE id = :id"), {"id": collection_id})
+    if doomed:
+        conn.execute(sa.text("DELETE FROM documents WHERE id = ANY(:ids)"), {"ids": list(doomed)})
+    return len(doomed)
+
+
 class CollectionService:
-    def __init__(self, *, engine: Engine, embedder: TextEmbedder, graph: GraphService | None = None) -> None:
+    def __init__(self, *, engine: Engine, embedder: TextEmbedder) -> None:
         self.engine = engine
         self.embedder = embedder
-        self.graph = graph  # services.graph.service.GraphService, when a graph store is configured
 
     def create(self, *, name: str, description: str, metadata_schema: Any = None) -> Collection:
         """Create a collection bound to the configured embedding model."""
@@ -201,33 +223,6 @@ class CollectionService:
             )
         ensure_hnsw_index(self.engine, self.embedder.dim)
         return self.get(coll.id)
-
-    def delete(self, name: str) -> int:
-        """Delete a collection, its graph, and the documents only it holds; return how many documents went.
-
-        Documents it shares with another collection survive and are marked for a graph rebuild.
-        """
-        coll = self.get(name)
-        if self.graph is not None:
-            self.graph.remove_collection(coll.id)
-        with self.engine.begin() as conn:
-            conn.execute(
-                sa.text("UPDATE documents SET graph_status = 'pending' WHERE graph_status <> 'disabled' AND id IN "
-                        "(SELECT document_id FROM collection_documents WHERE collection_id = :id)"),
-                {"id": coll.id},
-            )
-            doomed = conn.execute(
-                sa.text(
-                    "SELECT cd.document_id FROM collection_documents cd WHERE cd.collection_id = :id "
-                    "AND NOT EXISTS (SELECT 1 FROM collection_documents o "
-                    "WHERE o.document_id = cd.document_id AND o.collection_id <> :id)"
-                ),
-                {"id": coll.id},
-            ).scalars().all()
-            conn.execute(sa.text("DELETE FROM collections WHERE id = :id"), {"id": coll.id})
-            if doomed:
-                conn.execute(sa.text("DELETE FROM documents WHERE id = ANY(:ids)"), {"ids": list(doomed)})
-        return len(doomed)
 
     def link(self, document_id: int, collection: str) -> Collection:
         """Add an existing document to another collection, without re-embedding it.

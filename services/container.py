@@ -20,10 +20,11 @@ from services.authz.scope import Scope
 from services.authz.service import AccessService
 from services.authz.view import ScopedServices
 from services.collections import CollectionService
+from services.deletion import DeletionService
 from services.documents import DocumentService
 from services.errors import ConfigError
 from services.graph.diagrams import DiagramService
-from services.graph.lookup import GraphLookup
+from services.graph.lookup import BestChunks, GraphLookup
 from services.graph.service import GraphService, ensure_graph_indexes
 from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
@@ -60,6 +61,7 @@ class Services:
     embedder: TextEmbedder
     collections: CollectionService
     documents: DocumentService
+    deletion: DeletionService
     jobs: JobService
     ingestion: IngestionService
     search: SearchService
@@ -103,7 +105,7 @@ class Services:
     def crawler(self) -> CrawlService:
         from services.web.crawl import CrawlService
 
-        return CrawlService(ingestion=self.ingestion)
+        return CrawlService(ingestion=self.ingestion, deletion=self.deletion)
 
     @cached_property
     def backup(self) -> BackupService:
@@ -192,8 +194,8 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
         graph = GraphService(engine=engine, store=graph_store, batch_size=settings.graph_batch_size,
                              extractor_factory=lambda: create_extractor(settings))
     embedder = embedder or lazy_embedder(settings)
-    collections = CollectionService(engine=engine, embedder=embedder, graph=graph)
-    documents = DocumentService(engine=engine, graph=graph)
+    collections = CollectionService(engine=engine, embedder=embedder)
+    documents = DocumentService(engine=engine)
     jobs = JobService(engine=engine)
     jobs.reap_stale()
     ingestion = IngestionService(settings=settings, embedder=embedder, collections=collections,
@@ -224,7 +226,18 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
 
     freeze_loaded()  # the front end's and the stores' modules, loaded by now
     return Services(settings=settings, engine=engine, embedder=embedder, collections=collections, documents=documents,
+                    deletion=DeletionService(documents=documents, collections=collections, graph=graph),
                     jobs=jobs, ingestion=ingestion, search=search,
                     diagrams=diagrams, conversations=conversations, memory=memory, ask_factory=build_ask,
                     upgrade=UpgradeService(engine=engine, graph=graph),
-                    lookup=GraphLookup(graph, collections), graph=graph, graph_store=graph_store)
+                    lookup=GraphLookup(graph, collections, best_chunks=_best_chunks(search)), graph=graph,
+                    graph_store=graph_store)
+
+
+def _best_chunks(search: SearchService) -> BestChunks:
+    """GraphLookup's search by meaning: a collection's 20 chunks nearest a text (similarity 0.2 at least)."""
+    def best(text: str, collection: str) -> dict[int, float]:
+        hits = search.search(text, collections=[collection], mode="semantic", limit=20, threshold=0.2).hits
+        return {h.chunk_id: h.score for h in hits}
+
+    return best

@@ -1,5 +1,6 @@
 """A document as the graph step reads and marks it: its text and first collection, its graph status, and the
-documents whose graph step is pending or failed. services/graph calls these and has no SQL on ``documents``."""
+documents whose graph step is pending or failed. services/graph calls these and has no SQL on ``documents``;
+services/deletion.py marks a document whose delete did not finish."""
 
 from __future__ import annotations
 
@@ -49,3 +50,13 @@ def needing_graph(conn: Connection, collection_id: int | None = None) -> builtin
         sql += " AND EXISTS (SELECT 1 FROM collection_documents cd WHERE cd.document_id = d.id AND cd.collection_id = :c)"
         params["c"] = collection_id
     return builtins.list(conn.execute(sa.text(sql + " ORDER BY d.id"), params).scalars())
+
+
+def mark_graph_failed(conn: Connection, document_ids: builtins.list[int], error: str) -> None:
+    """Mark these documents' graph step failed, saying ``error`` (what happened and how to repair it), where
+    they have a graph part; those whose graph is off or never built (disabled, none) are left as they are."""
+    conn.execute(
+        sa.text("UPDATE documents SET graph_status = 'failed', graph_error = :e, graph_updated_at = now() "
+                "WHERE id = ANY(:ids) AND graph_status NOT IN ('disabled', 'none')"),
+        {"e": error[:2000], "ids": builtins.list(document_ids)},
+    )

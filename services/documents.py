@@ -1,4 +1,4 @@
-"""Source documents and their chunks: write (atomically), list, view, update metadata, delete."""
+"""Source documents and their chunks: write (atomically), list, view, update metadata; PostgreSQL's part of a delete."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
@@ -18,9 +18,6 @@ from services.errors import EditConflict, NotFound, ValidationFailed
 from services.metadata_schema import validate_metadata
 from services.stores import chunk_store
 from services.stores.chunk_store import ChunkRow, vector_literal
-
-if TYPE_CHECKING:
-    from services.graph.service import GraphService
 
 
 def content_hash(text: str) -> str:
@@ -217,10 +214,21 @@ def _summary(row: Any) -> DocumentSummary:
     )
 
 
+def delete_document_rows(conn: Connection, document_id: int) -> bool:
+    """PostgreSQL's part of deleting a document, inside the caller's transaction: the row, and with it (they
+    cascade) its chunks, collection links, diagrams and walk-graph rows. False when it was not there.
+
+    The graph's part comes first and is not here: services/deletion.py deletes from both stores.
+    """
+    gone = conn.execute(sa.text("DELETE FROM documents WHERE id = :id RETURNING id"), {"id": document_id}).first()
+    return gone is not None
+
+
 class DocumentService:
-    def __init__(self, *, engine: Engine, graph: GraphService | None = None) -> None:
+    """Documents in PostgreSQL. Deleting one touches the graph as well: that is services/deletion.py's."""
+
+    def __init__(self, *, engine: Engine) -> None:
         self.engine = engine
-        self.graph = graph  # services.graph.service.GraphService, when a graph store is configured
 
     def list(
         self, *, collection_id: int | None = None, title_contains: str = "",
@@ -329,22 +337,6 @@ class DocumentService:
                 {"m": json.dumps(merged), "id": document_id},
             )
         return self.get(document_id, with_chunks=False).summary
-
-    def delete(self, document_id: int) -> None:
-        """Delete a document everywhere: its facts (and entities left without facts), chunks and links.
-
-        The graph goes first: if that fails nothing is deleted, and the document stays
-        whole and visible, so the delete can simply be retried.
-        """
-        with self.engine.connect() as conn:
-            if conn.execute(sa.text("SELECT 1 FROM documents WHERE id = :id"), {"id": document_id}).first() is None:
-                raise NotFound(f"No document with id {document_id}.")
-        if self.graph is not None:
-            self.graph.remove_document(document_id)
-        with self.engine.begin() as conn:
-            gone = conn.execute(sa.text("DELETE FROM documents WHERE id = :id RETURNING id"), {"id": document_id}).first()
-        if gone is None:
-            raise NotFound(f"No document with id {document_id}.")
 
     def find_in_collection(self, conn: Connection, collection_id: int, *, title: str, hash_: str) -> dict[str, Any]:
         """Which document in the collection has this title, and which has this content (for dedup)."""

@@ -140,7 +140,7 @@ def collection(services) -> Iterator[str]:
     services.collections.create(name=name, description="Created by a test.")
     yield name
     try:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
     except Exception:
         pass
 
@@ -152,7 +152,7 @@ def zorbex_and_distractors(services) -> Iterator[str]:
 
     name = make_zorbex_among_distractors(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 @pytest.fixture(scope="session")

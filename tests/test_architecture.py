@@ -5,7 +5,8 @@
 - no import circle between any two modules of the project (imports inside functions count too), and
   no import that runs back up a layer (pages -> components -> services; cli and mcp_server over services);
 - nothing imports Streamlit's private ``streamlit.runtime``;
-- every page file only defines ``render()`` and ends with ``serve(render)`` (the gate cannot be skipped).
+- every page file only defines ``render()`` and ends with ``serve(render)`` (the gate cannot be skipped), and its
+  render() stays under 60 lines (the parts are components).
 """
 
 from __future__ import annotations
@@ -371,3 +372,15 @@ def test_each_service_subpackage_says_what_it_is_and_may_import(package: Path):
     used = _unit_graph().get(f"services.{package.name}", set())
     undeclared = sorted(used - declared)
     assert not undeclared, f"services/{package.name} imports {undeclared}, not in its docstring's 'May import:'"
+
+
+RENDER_LINES = 60
+
+
+@pytest.mark.parametrize("path", _PAGE_FILES, ids=lambda p: p.name)
+def test_page_render_stays_thin(path: Path):
+    """A page's render() lays the page out; its parts live in components/ and the work in services/."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    render = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "render")
+    lines = render.end_lineno - render.lineno + 1
+    assert lines <= RENDER_LINES, f"{path.name} render() is {lines} lines: move its parts into components/"

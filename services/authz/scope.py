@@ -122,7 +122,7 @@ class Scope:
 
     def delete_collection(self, name: str) -> int:
         self.collection(name, "owner", "delete")
-        gone = self.services.collections.delete(name)
+        gone = self.services.deletion.delete_collection(name)
         self._audit("collection.delete", name, documents=gone)
         return gone
 
@@ -182,6 +182,10 @@ class Scope:
     def temporal(self, entity: str, start: str | None, end: str | None, collections: list[str] | None = None,
                  limit: int = 500) -> dict[str, Any]:
         return self.services.lookup.temporal(entity, start, end, self.readable(collections), limit=limit)
+
+    def entities_matching(self, text: str, collection: str, **kw: Any) -> list[Any]:
+        """The Graph and Timeline pages' entity search, by name or by meaning, in a collection ``who`` may read."""
+        return self.services.lookup.entities_matching(text, self.collection(collection).name, **kw)
 
     def neighbourhood(self, collection: str, entity: str, **kw: Any) -> Any:
         return self.services.lookup.neighbourhood(self.collection(collection).name, entity, **kw)
@@ -260,7 +264,7 @@ class Scope:
 
     def delete_document(self, document_id: int) -> None:
         summary = self._document(document_id, "editor", "delete")
-        self.services.documents.delete(document_id)
+        self.services.deletion.delete_document(document_id)
         self._audit("document.delete", str(document_id), title=summary.title)
 
     def graph_edit(self, kind: str, collection: str, *args: Any, **kw: Any) -> Any:

@@ -43,9 +43,6 @@ class Collections(_Part):
     def create(self, *, name: str, description: str, metadata_schema: Any = None) -> Any:
         return self.scope.create_collection(name=name, description=description, metadata_schema=metadata_schema)
 
-    def delete(self, name: str) -> int:
-        return self.scope.delete_collection(name)
-
     def update_description(self, name: str, description: str) -> Any:
         return self.scope.update_description(name, description)
 
@@ -88,8 +85,15 @@ class Documents(_Part):
     def update_metadata(self, document_id: int, changes: dict[str, Any], **kw: Any) -> Any:
         return self.scope.update_metadata(document_id, changes, **kw)
 
-    def delete(self, document_id: int) -> None:
+
+class Deletion(_Part):
+    """Deleting a document needs the editor role in every collection that holds it; a collection, its owner's."""
+
+    def delete_document(self, document_id: int) -> None:
         self.scope.delete_document(document_id)
+
+    def delete_collection(self, name: str) -> int:
+        return self.scope.delete_collection(name)
 
 
 class Search(_Part):
@@ -173,6 +177,13 @@ class GraphReads(_Part):
         return self.scope.services.lookup.require_graph()
 
 
+class Lookup(_Part):
+    """The graph questions asked by name that the pages make, on collections ``who`` may read."""
+
+    def entities_matching(self, text: str, collection: str, **kw: Any) -> Any:
+        return self.scope.entities_matching(text, collection, **kw)
+
+
 class Jobs(_Part):
     """Jobs of collections ``who`` may read (and the store-wide ones); cancelling needs the editor role."""
 
@@ -211,12 +222,14 @@ class ScopedServices:
         self.diagrams = Diagrams(scope) if services.diagrams is not None else None
         self.collections = Collections(scope)
         self.documents = Documents(scope)
+        self.deletion = Deletion(scope)
         self.search = Search(scope)
         self.ask = Ask(scope)
         self.ingestion = Ingestion(scope)
         self.crawler = Crawler(scope)
         self.jobs = Jobs(scope)
         self.graph = GraphReads(scope) if services.graph is not None else None
+        self.lookup = Lookup(scope)
 
     @property
     def conversations(self) -> Any:

@@ -2,14 +2,16 @@
 
 The CLI, the MCP server and the pages share these, so "Acme", "acme" and "the
 Acme" mean the same entity everywhere, and a partial date means the same window.
+The Graph and Timeline pages find their entities here too, by name or by meaning.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from services.errors import AmbiguousName, NotFound, ValidationFailed
 from services.graph.entities import entity_key
@@ -19,6 +21,15 @@ from services.graph.model import Entity, Subgraph
 if TYPE_CHECKING:  # the service imports llama_index; a lookup by name need not. Collections sit above the graph:
     from services.collections import CollectionService  # the container passes one in, the graph never imports it
     from services.graph.service import GraphService
+
+MatchBy = Literal["name", "meaning", "name, else meaning"]
+MEANING_LIMIT = 20  # entities found by meaning: those of the facts drawn from the best chunks
+
+
+# (text, collection) -> {chunk_id: score}: the chunks of a collection that best match a text by meaning. The
+# container wires Search's semantic mode in: the graph does not import retrieval, which sits above it.
+BestChunks = Callable[[str, str], dict[int, float]]
+
 
 _DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$")
 
@@ -46,6 +57,7 @@ class GraphLookup:
 
     graph: GraphService | None
     collections: CollectionService
+    best_chunks: BestChunks | None = None  # for a search by meaning (entities_matching)
 
     def require_graph(self) -> GraphService:
         if self.graph is None:
@@ -77,6 +89,27 @@ class GraphLookup:
         if exact or found:
             return (exact or found)[0]
         raise NotFound(f"No entity matching {name!r} in the graph.")
+
+    def entities_matching(self, text: str, collection: str, *, by: MatchBy = "name", limit: int = 50) -> list[Entity]:
+        """The entities a person may mean by ``text`` in one collection, the likeliest first.
+
+        ``by``: ``"name"``, the entities whose name or alias contains it (at most ``limit``); ``"meaning"``, the
+        entities of the facts drawn from the chunks that best match it semantically (at most
+        :data:`MEANING_LIMIT`); ``"name, else meaning"``, by meaning only when no name matches. Blank text
+        matches nothing.
+        """
+        if by not in ("name", "meaning", "name, else meaning"):
+            raise ValidationFailed(f"Find entities by name, meaning, or 'name, else meaning', not {by!r}.")
+        if not (text or "").strip():
+            return []
+        graph = self.require_graph()
+        cid = self.collections.get(collection).id
+        found = graph.find_entities(text, [cid], limit=limit) if by != "meaning" else []
+        if found or by == "name":
+            return found
+        if self.best_chunks is None:
+            raise ValidationFailed("Finding entities by meaning needs the search service, which is not wired here.")
+        return graph.entities_for_chunks(self.best_chunks(text, collection), [cid], limit=min(limit, MEANING_LIMIT))
 
     def relationships(self, entity: str, collections: list[str] | None = None, limit: int = 200) -> dict[str, Any]:
         """Every fact (current and superseded) that names the entity, oldest first."""

@@ -29,6 +29,7 @@ from llama_index.core.vector_stores.types import (
 )
 
 from services.collections import CollectionService
+from services.deletion import DeletionService
 from services.documents import Chunk, DocumentService, NewDocument, write_document
 from services.errors import ValidationFailed
 from services.retrieval.fusion import ranked, rrf
@@ -93,13 +94,15 @@ class ChunkVectorStore(BasePydanticVectorStore):
     ef_search: int = 200
     _collections: CollectionService = PrivateAttr()
     _documents: DocumentService = PrivateAttr()
+    _deletion: DeletionService = PrivateAttr()
 
     def __init__(self, *, collection: str, collections: CollectionService, documents: DocumentService,
-                 ef_search: int = 200) -> None:
+                 deletion: DeletionService, ef_search: int = 200) -> None:
         # Pydantic fields: mypy runs without the pydantic plugin (with it, checking llama_index's models took minutes).
         super().__init__(collection=collection, ef_search=ef_search)  # type: ignore[call-arg]
         self._collections = collections
         self._documents = documents
+        self._deletion = deletion
 
     @property
     def client(self) -> Any:
@@ -134,7 +137,7 @@ class ChunkVectorStore(BasePydanticVectorStore):
         coll = self._collections.get(self.collection)
         for doc in self._documents.list(collection_id=coll.id, limit=1000):
             if doc.source == SOURCE_PREFIX + ref_doc_id:
-                self._documents.delete(doc.id)
+                self._deletion.delete_document(doc.id)
 
     def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         coll = self._collections.get(self.collection)

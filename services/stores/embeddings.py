@@ -125,7 +125,7 @@ def _local_embed_fn(settings: Settings) -> _TextEmbedder:
 
     Straight on transformers: sentence-transformers (and LlamaIndex's wrapper around it) import
     scikit-learn, scipy and LlamaIndex on the way, seconds that every cold ``rag search`` paid for
-    nothing (tests/services/test_local_model.py holds the two to the same vectors).
+    nothing (tests/services/stores/test_local_model.py holds the two to the same vectors).
     """
     with torch_import_allowed():
         import torch

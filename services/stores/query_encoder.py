@@ -5,7 +5,7 @@ A query is one short text, and torch costs seconds to import (5.9 s of a cold ``
 out here over the same files: the tokenizer from ``tokenizer.json`` (the ``tokenizers`` library that
 transformers' fast tokenizer wraps), the weights from ``model.safetensors``, the exact (erf) GELU,
 then the mean of the token vectors under the attention mask, unit length — as sentence-transformers
-computes it. tests/services/test_query_encoder.py holds it to torch's vectors (min cosine ≥ 0.99999).
+computes it. tests/services/stores/test_query_encoder.py holds it to torch's vectors (min cosine ≥ 0.99999).
 
 Ingestion still embeds with torch (batches of chunks, where torch's kernels pay off). Every query,
 in every process, takes this path, so the app, the CLI and the MCP server rank a query alike, and a

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 
 from services.collections import Collection
+from services.deletion import DeletionService
 from services.errors import UnsupportedInput, ValidationFailed
 from services.ingest.parsing import ParsedText, decode_text, html_to_text, parse_bytes
 from services.ingest.pipeline import IngestionService
@@ -127,8 +128,9 @@ def extract_page(data: bytes, url: str, content_type: str) -> ParsedText:
 
 
 class CrawlService:
-    def __init__(self, *, ingestion: IngestionService, resolver: Resolver | None = None) -> None:
+    def __init__(self, *, ingestion: IngestionService, deletion: DeletionService, resolver: Resolver | None = None) -> None:
         self.ingestion = ingestion
+        self.deletion = deletion  # a re-crawl deletes the documents of pages gone from the site
         self.settings = ingestion.settings
         self.engine = ingestion.engine
         self.resolver = resolver  # None: the system resolver (tests inject one)
@@ -240,7 +242,7 @@ class CrawlService:
                                                interrupted)
             if status == "done" and request.mode == "reingest":
                 settled = settle_previous_pages(
-                    state=self.state, documents=self.ingestion.documents, reporter=reporter, crawl_id=crawl_id,
+                    state=self.state, deletion=self.deletion, reporter=reporter, crawl_id=crawl_id,
                     collection_id=coll.id, root=request.url, params=request.params(), pages=pages, complete=complete)
                 deleted, not_visited = settled.deleted, settled.not_visited
         except KeyboardInterrupt:  # Ctrl-C in the CLI: stop like the UI's Cancel, keeping the queue

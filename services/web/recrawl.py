@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.documents import DocumentService
+from services.deletion import DeletionService
 from services.jobs import JobReporter
 from services.web.crawl_scope import same_scope
 from services.web.crawl_state import CrawlState
@@ -33,7 +33,7 @@ class Settled:
     not_visited: list[str] = field(default_factory=list)
 
 
-def settle_previous_pages(*, state: CrawlState, documents: DocumentService, reporter: JobReporter, crawl_id: int,
+def settle_previous_pages(*, state: CrawlState, deletion: DeletionService, reporter: JobReporter, crawl_id: int,
                           collection_id: int, root: str, params: dict[str, Any], pages: list[dict[str, Any]],
                           complete: bool) -> Settled:
     """Delete the previous crawl's pages that are gone, keep (and record) those not visited; ``pages`` (this
@@ -59,7 +59,7 @@ def settle_previous_pages(*, state: CrawlState, documents: DocumentService, repo
             state.record(crawl_id, url, "not_visited", reason, doc_id, depth)
             settled.not_visited.append(url)
             continue
-        documents.delete(doc_id)
+        deletion.delete_document(doc_id)
         settled.deleted.append(url)
         reporter.item(title=url, source=url, status="deleted", reason=reason)
         reporter.add(deleted=1)

@@ -55,6 +55,6 @@ def world(services) -> Iterator[World]:
         remove_test_users(services, suffix)
         for name in (a, b):
             try:
-                services.collections.delete(name)
+                services.deletion.delete_collection(name)
             except Exception:
                 pass

@@ -79,6 +79,8 @@ CASES: dict[str, Case] = {
     "temporal": Case("viewer", lambda s, w, x, p: s.temporal("Maria Santos", None, None, [w.a])),
     "neighbourhood": Case("viewer", lambda s, w, x, p: s.neighbourhood(w.a, "Maria Santos")),
     "paths": Case("viewer", lambda s, w, x, p: s.paths(w.a, "Maria Santos", "Lisbonia Bakery")),
+    "entity search": Case("viewer", lambda s, w, x, p: s.entities_matching("Maria Santos", w.a,
+                                                                         by="name, else meaning")),
     "timeline": Case("viewer", lambda s, w, x, p: s.timeline(w.a, "maria santos")),
     "graph export": Case("viewer", lambda s, w, x, p: s.graph_export(w.a, "json")),
     "edit history": Case("viewer", lambda s, w, x, p: s.edit_history(w.a)),
@@ -120,7 +122,7 @@ def cleanup(services):
     yield
     for coll in services.collections.list():
         if coll.name.startswith(("acc-fresh-", "acc-restored-")):
-            services.collections.delete(coll.name)
+            services.deletion.delete_collection(coll.name)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -154,4 +156,4 @@ def test_create_collection_makes_the_creator_its_owner(services, world) -> None:
         with pytest.raises(Forbidden):
             services.scope(Principal.anonymous("s1")).create_collection(name=name + "x", description="No.")
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

@@ -25,7 +25,7 @@ def zorbex(services):
     for title, text, year in DOCS:
         services.ingestion.run(text_request(name, title=title, text=text, metadata={"year": year}))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_answers_you_can_check(app_url, page, zorbex):

@@ -32,4 +32,4 @@ def test_two_turn_conversation(app_url, page, services):
             page.wait_for_timeout(1000)
             page.screenshot(path=str(DOCS / "ask-two-turns.png"))
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

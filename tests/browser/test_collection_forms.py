@@ -19,7 +19,7 @@ def made(services):
     yield names
     for name in names:
         try:
-            services.collections.delete(name)
+            services.deletion.delete_collection(name)
         except Exception:
             pass
 

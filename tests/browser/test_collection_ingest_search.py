@@ -39,4 +39,4 @@ def test_create_upload_and_search(app_url, page, services, tmp_path):
     result.wait_for()
     assert page.locator(".rag-chunk h1").first.inner_text() == "Beekeeping"  # the chunk's Markdown, rendered
     page.screenshot(path=str(tmp_path / "search.png"), full_page=True)
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)

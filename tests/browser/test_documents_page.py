@@ -28,7 +28,7 @@ def reports(services):
                                                      metadata={"year": year, "party": party}))
         ids[title] = result.items[0]["document_id"]
     yield name, ids
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_a_failed_metadata_save_stays_in_view(app_url, page, reports):

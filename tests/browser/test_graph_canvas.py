@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def hub(services):
     name = make_hub(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _click_node(page, key: str) -> None:

@@ -11,8 +11,8 @@ import networkx as nx
 import pytest
 
 from tests.browser.helpers import idle
-from tests.graph.conftest import ingest
-from tests.graph.test_curation import TEXTS
+from tests.services.graph.test_curation import TEXTS
+from tests.utils.graph import ingest
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def coll(services):
     for title, text in TEXTS.items():
         ingest(services, name, title, text)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _tab(page, name: str) -> None:

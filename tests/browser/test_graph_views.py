@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 def acme(services):
     name = make_acme(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_canvas_and_offline_mermaid(app_url, page, acme, tmp_path):

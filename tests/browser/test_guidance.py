@@ -40,8 +40,8 @@ def latest(services):
     services.collections.create(name=name, description="The collection used last.")
     services.collections.create(name="aa-" + name, description="Alphabetically first.")
     yield name
-    services.collections.delete(name)
-    services.collections.delete("aa-" + name)
+    services.deletion.delete_collection(name)
+    services.deletion.delete_collection("aa-" + name)
 
 
 def _chosen(page) -> str:

@@ -18,7 +18,7 @@ def coll(services):
     name = f"progress-{uuid.uuid4().hex[:6]}"
     services.collections.create(name=name, description="Progress per file.")
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_progress_per_file_with_human_times(app_url, page, coll, tmp_path):

@@ -18,7 +18,7 @@ def coll(services):
     name = f"outcomes-{uuid.uuid4().hex[:6]}"
     services.collections.create(name=name, description="Job outcomes.", metadata_schema=YEAR_REQUIRED)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_everything_failed_is_red_with_reasons_and_keeps_the_files(app_url, page, coll, tmp_path):

@@ -24,7 +24,7 @@ def policy(services, shared_data):
     data = (shared_data / "flowchart-docx" / "expense-reimbursement-policy.docx").read_bytes()
     services.ingestion.run(files_request(name, [("expense-policy.docx", data)], settings=services.settings))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _search(page, app_url: str, collection: str) -> None:

@@ -17,7 +17,7 @@ def acme(services):
     services.ingestion.run(text_request(name, title="Acme 2022", text="Acme opened a factory in Lyon.",
                                         metadata={"date": "2022-05-01"}))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_statements_are_points_and_spans_are_bars(app_url, page, acme):

@@ -29,7 +29,7 @@ def made(services):
     yield names
     for name in names:
         try:
-            services.collections.delete(name)
+            services.deletion.delete_collection(name)
         except errors.NotFound:
             pass
 

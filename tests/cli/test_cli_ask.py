@@ -17,7 +17,7 @@ def zorbex(services):
     context.set_services(services)
     name, _ = make_zorbex(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
     context.set_services(None)
 
 

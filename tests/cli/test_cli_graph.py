@@ -28,7 +28,7 @@ def kg(services):
         assert result.items[0].get("graph") == "done", result.items
     yield name
     try:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
     except NotFound:
         pass
 
@@ -100,4 +100,4 @@ def test_an_ambiguous_name_lists_the_candidates(rag, services):
         assert "key barcelona," in line  # both candidates are listed
         assert ok_json(rag("graph", "relationships", "barcelona#org", "-c", name, "--json"))["entity"]["type"] == "ORG"
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

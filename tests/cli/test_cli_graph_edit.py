@@ -26,7 +26,7 @@ def kg(services):
     yield name
     for coll in (name, name + "-copy"):
         try:
-            services.collections.delete(coll)
+            services.deletion.delete_collection(coll)
         except NotFound:
             pass
 

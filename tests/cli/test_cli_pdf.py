@@ -4,7 +4,7 @@ and every cited source ("p. 1 (PDF p. 2)"), in the human output and the JSON (te
 from __future__ import annotations
 
 from tests.cli.conftest import ok_json
-from tests.services.test_pdf_ingest import thesis
+from tests.services.ingest.test_pdf_ingest import thesis
 from tests.utils.pdf_build import encrypted
 
 

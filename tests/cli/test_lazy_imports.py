@@ -62,7 +62,7 @@ def corpus(services):
     assert result.status == "done", result.items
     yield name, result.items[0]["document_id"]
     try:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
     except NotFound:
         pass
 
@@ -88,7 +88,7 @@ def test_commands_that_do_not_embed_load_no_model(tmp_path, services, corpus):
         assert services.collections.get(made).embedding_dim == services.embedder.dim  # the size without the model
     finally:
         try:
-            services.collections.delete(made)
+            services.deletion.delete_collection(made)
         except NotFound:
             pass
     assert found == {" ".join(c[:2]): [] for c in commands}

@@ -29,7 +29,7 @@ from tests.browser import conftest as browser_suite
 from tests.browser.conftest import serve_app
 from tests.browser.helpers import IDLE
 from tests.reliability.concurrency import error_line, finish, rag_process
-from tests.web.conftest import serve
+from tests.services.web.conftest import serve
 
 # Four processes start and load the model on a 2-core machine; bounded by the waits below, not by one clock.
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(2400)]

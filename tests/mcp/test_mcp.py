@@ -33,7 +33,7 @@ def names(services):
     yield make
     for name in made:
         try:
-            services.collections.delete(name)
+            services.deletion.delete_collection(name)
         except NotFound:
             pass
 
@@ -265,4 +265,4 @@ def test_ask_and_memory_tools(session, services):
     try:
         session(scenario)
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.mcp.conftest import ok
-from tests.services.test_pdf_ingest import thesis
+from tests.services.ingest.test_pdf_ingest import thesis
 from tests.utils.pdf_build import encrypted
 
 

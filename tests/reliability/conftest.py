@@ -25,7 +25,7 @@ def schema_collection(services) -> Iterator[str]:
     name = f"schema-{uuid.uuid4().hex[:8]}"
     services.collections.create(name=name, description="Reliability: a typed schema.", metadata_schema=SCHEMA)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def planted(services):
     items = {p.kind: p for p in plant(services)}
     yield items
     for item in items.values():
-        services.collections.delete(item.collection)
+        services.deletion.delete_collection(item.collection)
     with services.engine.connect() as conn:  # the payloads dropped no table and deleted nothing else
         assert conn.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one() == chunks_before
 

@@ -20,7 +20,7 @@ def acme(services):
     """Three documents and a small graph: Alice, Bob, then Carol CEO of Acme."""
     name = make_acme(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _search(services, acme, **kw):

@@ -76,7 +76,7 @@ def corpus(services) -> Any:
         result = services.ingestion.run(files_request(name, files, settings=services.settings))
         assert result.count("ingested") == 2, result.items
     coll = services.collections.get(name)
-    with services.engine.begin() as conn:  # a finished crawl's record (crawling itself is tested in tests/web)
+    with services.engine.begin() as conn:  # a finished crawl's record (crawling itself is tested in tests/services/web)
         doc = conn.execute(sa.text("SELECT document_id FROM collection_documents WHERE collection_id = :c "
                                    "AND title = 'Acme 2021'"), {"c": coll.id}).scalar_one()
         crawl = conn.execute(sa.text("INSERT INTO crawls (collection_id, root_url, status, params) VALUES "
@@ -85,7 +85,7 @@ def corpus(services) -> Any:
         conn.execute(sa.text("INSERT INTO crawl_pages (crawl_id, url, status, document_id) VALUES "
                              "(:k, 'https://example.test/acme', 'ingested', :d)"), {"k": crawl, "d": doc})
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 @pytest.fixture(scope="module")
@@ -215,7 +215,7 @@ def test_restore_under_a_new_name_in_the_same_store(archive, corpus, services, r
             hits = [services.search.search(query, collections=[n], mode=mode, threshold=-1.0, limit=50) for n in (copy, corpus)]
             _same_hits(*[_hits(to_jsonable(h)) for h in hits])
     finally:
-        services.collections.delete(copy)
+        services.deletion.delete_collection(copy)
 
 
 def _store_counts(services: Any) -> tuple[int, ...]:
@@ -339,7 +339,7 @@ def test_backup_arguments_and_all_collections(services, run, corpus, tmp_path):
     assert made.exit_code == 0 and f"Backed up {corpus} to " in made.output, made.output
     restored = run("restore", tmp_path / "human.zip", "--as", corpus + "-human")
     assert restored.exit_code == 0 and f"Restored {corpus} as {corpus}-human: " in restored.output, restored.output
-    services.collections.delete(corpus + "-human")
+    services.deletion.delete_collection(corpus + "-human")
 
 
 def test_graph_pages_neither_repeat_nor_skip(archive, corpus, services, tmp_path, monkeypatch):

@@ -26,7 +26,7 @@ from tests.utils.stories import make_acme
 def acme(services):
     name = make_acme(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 @pytest.fixture

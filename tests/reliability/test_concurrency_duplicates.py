@@ -18,8 +18,8 @@ from services.errors import JobInProgress
 from services.ingest.requests import directory_request, files_request, text_request
 from services.web.crawl import CrawlRequest
 from tests.reliability.concurrency import assert_whole, error_line, finish, race, rag_process, stored, wait_for_job
+from tests.services.web.conftest import crawler, serve_directory
 from tests.utils.ingest import sql
-from tests.web.conftest import crawler, serve_directory
 
 SMALL = ("1790_george_washington_n.txt", "1799_john_adams_f.txt", "1800_john_adams_f.txt")
 LOSING_REASONS = ("is already in this collection; use mode 'reingest' to replace it",
@@ -33,7 +33,7 @@ def small_addresses(services, shared_data) -> Iterator[tuple[str, dict[str, byte
     name = f"dup-{uuid.uuid4().hex[:8]}"
     services.collections.create(name=name, description="Concurrency: duplicate requests.")
     yield name, {f: (shared_data / "sotu" / f).read_bytes() for f in SMALL}
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _refused(outcomes: list, what: str) -> list:

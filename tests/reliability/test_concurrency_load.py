@@ -66,7 +66,7 @@ def notes(services) -> Iterator[str]:
         result = services.ingestion.run(text_request(name, title=title, text=text))
         assert result.count("ingested") == 1, result.items
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def big_ingest_files(services, shared_data) -> list[tuple[str, bytes]]:

@@ -74,7 +74,7 @@ def reference(services, corpus, data_dir) -> dict:
     facts = {d["title"]: state["facts"].get(d["id"], 0) for d in state["docs"]}
     assert len(facts) == FILES and sum(facts.values()) > 0
     yield {"duration": duration, "facts": facts}
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def _check_recovered(state: dict, reference: dict) -> None:
@@ -106,7 +106,7 @@ def test_kill_ingest_then_rerun(seed, services, corpus, reference, data_dir):
         assert result.count("failed") == 0, result.items
         _check_recovered(snapshot(services, name), reference)
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
 
 
 def _kill_stores(data_dir: Path) -> int:

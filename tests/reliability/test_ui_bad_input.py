@@ -115,7 +115,7 @@ def test_graph_page_with_absurd_entity_text_shows_no_match(services):
         assert any("No entity matches" in i.value for i in at.info)
         assert services.graph.counts([services.collections.get(name).id]) == {"entities": 4, "facts": 3}
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
 
 
 def test_documents_page_with_an_absurd_document_id(services):

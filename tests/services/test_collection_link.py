@@ -24,7 +24,7 @@ def other(services):
     yield make
     for name in names:
         try:
-            services.collections.delete(name)
+            services.deletion.delete_collection(name)
         except NotFound:
             pass
 
@@ -39,7 +39,7 @@ def test_link_adds_the_document_and_it_is_searchable_there(services, collection,
     assert services.documents.get(did, with_chunks=False).summary.collections == sorted([collection, target])
     hits = services.search.search("heron fishing", collections=[target], mode="semantic", threshold=0.0).hits
     assert hits and hits[0].document_id == did
-    services.collections.delete(collection)  # the shared document survives in the other collection
+    services.deletion.delete_collection(collection)  # the shared document survives in the other collection
     assert services.documents.get(did, with_chunks=False).summary.collections == [target]
 
 

@@ -23,7 +23,7 @@ def extra_collections(services):
     yield names
     for name in names:
         try:
-            services.collections.delete(name)
+            services.deletion.delete_collection(name)
         except NotFound:
             pass
 
@@ -225,7 +225,7 @@ def test_delete_removes_its_documents_and_chunks_but_keeps_shared_ones(services,
         )
     assert services.collections.get(other).document_count == 1
 
-    removed = services.collections.delete(collection)
+    removed = services.deletion.delete_collection(collection)
     assert removed == 1
     with pytest.raises(NotFound):
         services.collections.get(collection)
@@ -240,7 +240,7 @@ def test_delete_removes_its_documents_and_chunks_but_keeps_shared_ones(services,
 
 def test_delete_unknown_collection_is_not_found(services):
     with pytest.raises(NotFound):
-        services.collections.delete(_name())
+        services.deletion.delete_collection(_name())
 
 
 # -- embedding model binding --------------------------------------------------------------------

@@ -19,4 +19,4 @@ def zorbex_collection(services):
 
     name, _ = make_zorbex(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)

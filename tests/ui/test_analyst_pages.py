@@ -17,7 +17,7 @@ def dated(services):
                                 metadata_schema={"custom": {"year": "integer", "party": "string"}})
     services.ingestion.run(text_request(name, title="Note", text="A note on tariffs.", metadata={"year": 1846}))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_documents_list_has_the_schema_fields_as_columns(dated):

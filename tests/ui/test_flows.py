@@ -42,7 +42,7 @@ def test_create_collection_validates_and_creates(services):
     assert any(name in s.value for s in at.success)
     created = services.collections.get(name)
     assert created.metadata_schema["custom"]["year"] == {"type": "integer", "required": True}
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_ingest_text_then_search_and_open_document(services, collection):

@@ -12,7 +12,7 @@ from tests.utils.stories import make_zorbex
 def zorbex(services):
     name, _ = make_zorbex(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_the_edit_boxes_name_the_entity_the_canvas_shows(zorbex):

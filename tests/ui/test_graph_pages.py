@@ -14,7 +14,7 @@ from tests.utils.stories import make_acme
 def acme(services):
     name = make_acme(services)
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_graph_page_filters_as_of_2020(acme):
@@ -79,4 +79,22 @@ def test_graph_page_shows_a_change_made_elsewhere_on_its_next_rerun(services, mo
         assert len(queries) == 1
         assert any("5 entities · 4 facts in" in c.value for c in at.caption), [c.value for c in at.caption]
     finally:
-        services.collections.delete(name)
+        services.deletion.delete_collection(name)
+
+
+def test_graph_and_timeline_find_entities_by_meaning(acme):
+    """No entity is named "chief executive of a firm": the Graph page finds none by name and some by meaning;
+    the Timeline falls back to meaning by itself."""
+    at = open_page("graph", query={"collection": acme})
+    at.text_input(key="graph.find").set_value("chief executive of a firm").run()
+    assert not at.exception
+    assert any("No entity matches" in i.value for i in at.info)
+    at.toggle(key="graph.meaning").set_value(True).run()
+    assert not at.exception
+    assert at.selectbox(key="graph.entity").value in {"acme", "alice", "bob", "carol"}
+
+    at = open_page("timeline")
+    at.selectbox(key="timeline.collection").set_value(acme).run()
+    at.text_input(key="timeline.query").set_value("chief executive of a firm").run()
+    assert not at.exception
+    assert at.selectbox(key="timeline.entity").value in {"acme", "alice", "bob", "carol"}

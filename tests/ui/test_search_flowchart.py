@@ -17,7 +17,7 @@ def expenses(services, shared_data):
     data = (shared_data / "flowchart-docx" / "expense-reimbursement-policy.docx").read_bytes()
     services.ingestion.run(files_request(name, [("expense-policy.docx", data)], settings=services.settings))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_search_hit_shows_its_flowchart(expenses):

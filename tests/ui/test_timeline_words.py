@@ -20,7 +20,7 @@ def dated_by_year(services):
         services.ingestion.run(text_request(name, title=f"Acme {year}", text=f"{who} is the CEO of Acme.",
                                             metadata={"year": year}))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_year_only_dates_read_as_years_and_relations_as_words(dated_by_year):

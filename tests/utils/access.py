@@ -35,6 +35,6 @@ def remove_two_teams(services: Any, team: dict[str, Any]) -> None:
         conn.execute(sa.text("DELETE FROM app_users WHERE name LIKE :p"), {"p": f"%-{team['suffix']}"})
     for key in ("a", "b"):
         try:
-            services.collections.delete(team[key])
+            services.deletion.delete_collection(team[key])
         except Exception:
             pass
