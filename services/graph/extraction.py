@@ -148,6 +148,8 @@ class SpacyTemporalExtractor(TransformComponent):
                 relations.append(Relation(label=t.label, source_id=src.id, target_id=dst.id, properties={
                     "sentence": text, "raw": t.raw, "valid_from": when.valid_from if when else None,
                     "valid_until": when.valid_until if when else None,
+                    "valid_from_precision": when.from_precision if when else None,
+                    "valid_until_precision": when.until_precision if when else None,
                     "char_start": base + first, "char_end": base + last}))
             for s in here:
                 context.saw(resolver.by_token[s.start][1], subject=False)
