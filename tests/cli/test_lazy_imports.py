@@ -132,3 +132,14 @@ def test_ask_answers_offline_without_torch(tmp_path, corpus):
     modules = run_in_new_process(tmp_path, "ask", "Who became CEO of Acme?", "-c", name)
     assert "spacy" in modules and "services.retrieval.compose" in modules  # it does compose with spaCy
     assert not heavy(modules, ("torch", "transformers", "sentence_transformers"))
+
+
+def test_graph_lookups_import_no_llama_index(tmp_path, corpus):
+    """FalkorDB is queried through its own client (services/stores/graph_store.py): reading facts no longer
+    opens LlamaIndex's FalkorDB store, whose imports (llama_index.core) cost about 2 s of a cold command."""
+    name, _ = corpus
+    for command in (("graph", "relationships", "Acme", "-c", name), ("collection", "info", name)):
+        modules = run_in_new_process(tmp_path, *command)
+        assert "falkordb" in modules, command  # the graph was read
+        assert not heavy(modules, ("llama_index",)), command
+
