@@ -81,7 +81,7 @@ class AskService:
         return mine
 
     def _spacy(self) -> Any:
-        from services.graph.extraction import load_spacy
+        from services.graph.nlp import load_spacy
 
         return load_spacy(self.settings.spacy_model)
 

@@ -143,3 +143,13 @@ def test_graph_lookups_import_no_llama_index(tmp_path, corpus):
         assert "falkordb" in modules, command  # the graph was read
         assert not heavy(modules, ("llama_index",)), command
 
+
+def test_ask_reads_the_question_without_llama_index_or_spacys_command_line(tmp_path, corpus):
+    """Issue 34: a cold `rag ask` loads spaCy's pipeline through services/graph/nlp.py, not through the graph
+    extractor (a LlamaIndex transform), and without spaCy's command line (typer, weasel: half of spaCy's
+    import); the facts it reads come from FalkorDB's own client, not LlamaIndex's graph store."""
+    name, _ = corpus
+    modules = run_in_new_process(tmp_path, "ask", "Who became CEO of Acme?", "-c", name)
+    assert "spacy" in modules and "services.graph.nlp" in modules and "falkordb" in modules  # it did both
+    assert not [m for m in modules if m.startswith(("spacy.cli", "typer", "weasel", "services.graph.extraction",
+                                                     "llama_index.graph_stores"))]
