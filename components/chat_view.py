@@ -39,7 +39,8 @@ def _sources(svc: Services, cited: list[tuple[int, dict[str, Any]]], quotes: dic
             head, link = st.columns([5, 1])
             head.markdown(f"**[{n}] {md_escape(chunk['title'])}** · {_place(chunk)}")
             link.page_link("pages/documents.py", label="Open passage", icon=":material/open_in_new:",
-                           query_params={"doc": str(chunk["document_id"]), "chunk": str(chunk["chunk_index"])})
+                           query_params={"doc": str(chunk["document_id"]), "chunk": str(chunk["chunk_index"]),
+                                         "from": "ask"})
             fields = key_metadata(doc.metadata, preferred) if doc else []
             if fields:
                 st.caption(" · ".join(f"{md_escape(k)} **{md_escape(v)}**" for k, v in fields))
@@ -96,7 +97,9 @@ def show_answer(svc: Services, *, text: str, mode: str, citations: dict[Any, Any
     st.caption(LABELS.get(mode, mode))
     by_id = {c["chunk_id"]: c for c in context}
     cited = [(int(n), by_id[cid]) for n, cid in sorted(((int(k), v) for k, v in citations.items())) if cid in by_id]
-    links = {n: (citation_href(c["document_id"], c["chunk_index"]), f"{c['title']} ({_place(c)})") for n, c in cited}
+    # A click opens the passage in this tab (pages/ask.py listens: components/citation_links.py), Ctrl-click a new one.
+    links = {n: (citation_href(c["document_id"], c["chunk_index"]), f"{c['title']} ({_place(c)}); Ctrl-click: a new tab")
+             for n, c in cited}
     # Model output and stored text as safe Markdown (no HTML, links or images of its own); [n] link to passages.
     st.html(markdown_html(text, citations=links))
     if cited:

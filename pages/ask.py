@@ -6,12 +6,15 @@ import streamlit as st
 
 from components.app_shell import serve
 from components.chat_view import show_answer
+from components.citation_links import open_clicked_citation
 from components.feedback import user_errors
 from components.resources import get_services
 from components.state import Keys
 
 
 def render() -> None:
+    with st.sidebar:  # the listener draws nothing; its element's gap goes where nobody sees it
+        open_clicked_citation(key="ask.citations", back="ask")  # a citation [n] clicked: its passage, in this tab
     svc = get_services()
     st.title("Ask")
 
@@ -29,8 +32,11 @@ def render() -> None:
 
     names = [c.name for c in svc.collections.list()]
     linked = st.query_params.get("collection")  # "Ask about it" after an ingest
-    scope = st.multiselect("Collections", names, key="ask.scope", placeholder="All collections",
-                           default=[linked] if linked in names else None)
+    if "ask.scope" not in st.session_state:  # first visit, or back from a cited passage (the widget went with the page)
+        kept = [n for n in st.session_state.get(Keys.ASK_SCOPE) or [] if n in names]
+        st.session_state["ask.scope"] = [linked] if linked in names else kept
+    scope = st.multiselect("Collections", names, key="ask.scope", placeholder="All collections")
+    st.session_state[Keys.ASK_SCOPE] = scope
     if not names:
         st.info("Create a collection and ingest documents to ask about them.", icon=":material/info:")
 

@@ -36,8 +36,8 @@ def _list(svc, collections, scope, docs) -> None:
         # showing, and sending back, its own last choice.
         st.session_state[OPEN_NONCE] = st.session_state.get(OPEN_NONCE, 0) + 1
         st.query_params["doc"] = str(docs[picked].id)
-        st.query_params.pop("chunk", None)
-        st.query_params.pop("chunk_id", None)
+        for stale in ("chunk", "chunk_id", "from"):
+            st.query_params.pop(stale, None)
 
 
 def render() -> None:
@@ -100,7 +100,7 @@ def render() -> None:
          or (chunk_id_param and str(c.id) == chunk_id_param)), None)
     if focus is not None:
         with cited_box:
-            cited_passage(doc.title, focus)
+            cited_passage(doc.title, focus, back=params.get("from"))
     graph_line = {"done": f"graph: {doc.graph_entities} entities, {doc.graph_facts} facts",
                   "pending": "graph: pending (not extracted yet; rebuild it on the Ingest page)",
                   "failed": f"graph: FAILED ({doc.graph_error}); rebuild it on the Ingest page",
