@@ -23,11 +23,17 @@ def dated_by_year(services):
     services.collections.delete(name)
 
 
-def test_year_only_dates_read_as_years_and_relations_as_words(dated_by_year):
+def timeline_of(collection: str, entity: str):
+    """The Timeline page showing ``entity`` of ``collection``."""
     at = open_page("timeline")
-    at.selectbox(key="timeline.collection").set_value(dated_by_year).run()
-    at.text_input(key="timeline.query").set_value("Acme").run()
+    at.selectbox(key="timeline.collection").set_value(collection).run()
+    at.text_input(key="timeline.query").set_value(entity).run()
     assert not at.exception
+    return at
+
+
+def test_year_only_dates_read_as_years_and_relations_as_words(dated_by_year):
+    at = timeline_of(dated_by_year, "Acme")
     table = at.dataframe[0].value
     rows = {r["subject"]: r for _, r in table.iterrows()}
     assert rows["Alice"]["stated_on"] == "1846" and rows["Alice"]["valid_until"] == "1850", dict(rows["Alice"])
@@ -49,10 +55,7 @@ def a_year_and_a_first_of_january(services):
 
 
 def test_a_year_reads_as_a_year_and_a_first_of_january_as_a_day(a_year_and_a_first_of_january):
-    at = open_page("timeline")
-    at.selectbox(key="timeline.collection").set_value(a_year_and_a_first_of_january).run()
-    at.text_input(key="timeline.query").set_value("Acme Corp").run()
-    assert not at.exception
+    at = timeline_of(a_year_and_a_first_of_january, "Acme Corp")
     rows = {r["subject"]: r for _, r in at.dataframe[0].value.iterrows()}
     assert rows["Ada Chen"]["valid_from"] == "1998" and rows["Ada Chen"]["valid_until"] == "2005-01-01", dict(rows["Ada Chen"])
     assert rows["Ben Okafor"]["valid_from"] == "2005-01-01", dict(rows["Ben Okafor"])
