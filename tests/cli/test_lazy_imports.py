@@ -144,10 +144,11 @@ def test_graph_lookups_import_no_llama_index(tmp_path, corpus):
         assert not heavy(modules, ("llama_index",)), command
 
 
-def test_ask_reads_the_question_without_llama_index_or_spacys_command_line(tmp_path, corpus):
+def test_ask_reads_the_question_without_the_extractor_the_llama_index_graph_store_or_spacys_command_line(tmp_path, corpus):
     """Issue 34: a cold `rag ask` loads spaCy's pipeline through services/graph/nlp.py, not through the graph
     extractor (a LlamaIndex transform), and without spaCy's command line (typer, weasel: half of spaCy's
-    import); the facts it reads come from FalkorDB's own client, not LlamaIndex's graph store."""
+    import); the facts it reads come from FalkorDB's own client, not LlamaIndex's graph store. (The retriever's
+    own LlamaIndex classes are issue 33's retrieval core: with it, no llama_index module is left on this path.)"""
     name, _ = corpus
     modules = run_in_new_process(tmp_path, "ask", "Who became CEO of Acme?", "-c", name)
     assert "spacy" in modules and "services.graph.nlp" in modules and "falkordb" in modules  # it did both
