@@ -13,9 +13,10 @@ from services.graph.model import Fact
 
 
 def fact_line(f: Fact) -> str:
-    when = f.valid_from or ("?" if f.valid_until else (f"stated {f.stated_on}" if f.stated_on else "undated"))
+    when = f.shown("valid_from") or ("?" if f.valid_until else (f"stated {f.shown('stated_on')}" if f.stated_on
+                                                                 else "undated"))
     if f.valid_until:
-        when += f" → {f.valid_until}"
+        when += f" → {f.shown('valid_until')}"
     flag = "" if f.status == "current" else f" [{f.status}]"
     return f"{f.source} —{f.relation}→ {f.target}  ({when}){flag}  doc {f.document_id}"
 

@@ -60,8 +60,8 @@ def document_table(collections: list[Collection], scope: str, docs: list[Documen
         # showing, and sending back, its own last choice.
         st.session_state[OPEN_NONCE] = st.session_state.get(OPEN_NONCE, 0) + 1
         st.query_params["doc"] = str(docs[picked].id)
-        st.query_params.pop("chunk", None)
-        st.query_params.pop("chunk_id", None)
+        for stale in ("chunk", "chunk_id", "from"):
+            st.query_params.pop(stale, None)
 
 
 def open_document(docs: list[DocumentSummary], doc_id: str | None) -> int | None:

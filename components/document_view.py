@@ -32,8 +32,12 @@ def find_spans(text: str, needle: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in re.finditer(re.escape(needle.strip()), text, flags=re.I)]
 
 
-def cited_passage(title: str, focus: ChunkView) -> None:
-    """The passage a citation or search hit opened, highlighted, first on the page (above the documents table)."""
+BACK = {"ask": ("pages/ask.py", "Back to the conversation", ":material/forum:")}
+
+
+def cited_passage(title: str, focus: ChunkView, back: str | None = None) -> None:
+    """The passage a citation or search hit opened, highlighted, first on the page (above the documents table);
+    ``back`` ("ask") adds a link back to the page that opened it."""
     page = page_ref(focus.metadata)
     heading = " › ".join(focus.heading_path)
     with st.container(border=True):
@@ -41,6 +45,9 @@ def cited_passage(title: str, focus: ChunkView) -> None:
                              f"{heading + ', ' if heading else ''}chunk {focus.chunk_index}, characters "
                              f"{focus.char_start}–{focus.char_end}; highlighted again in the whole document below."))
         st.html(markdown_html(with_marks(focus.text, [(0, len(focus.text))]), css_class="rag-chunk"))
+        if back in BACK:
+            path, label, icon = BACK[back]
+            st.page_link(path, label=label, icon=icon)
 
 
 def content_tab(view: DocumentView, focus: ChunkView | None) -> None:

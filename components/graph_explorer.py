@@ -142,6 +142,6 @@ def _facts(subgraph: Subgraph) -> None:
     frame = facts_frame(subgraph.facts)
     st.dataframe(frame, hide_index=True, width="stretch")
     pick = st.selectbox("Show a fact's source", frame["fact id"], key="graph.fact",
-                        format_func=lambda i: next(f"{f.source} {f.relation} {f.target} ({f.valid_from})"
+                        format_func=lambda i: next(f"{f.source} {f.relation} {f.target} ({f.shown('when') or 'undated'})"
                                                    for f in subgraph.facts if f.id == i))
     show_fact_sources([f for f in subgraph.facts if f.id == pick])

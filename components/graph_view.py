@@ -104,19 +104,11 @@ def relation_words(relation: str) -> str:
     return " ".join(w.upper() if w in _ACRONYMS else w for w in relation.split("_"))
 
 
-def year_or_date(iso: str | None) -> str | None:
-    """A date as the analyst reads it. A year alone is stored as its 1 January ("1846-01-01"), so that day
-    shows as the year ("1846"); a real 1 January reads the same (the store keeps no precision)."""
-    if iso and len(iso) == 10 and iso.endswith("-01-01"):
-        return iso[:4]
-    return iso
-
-
 def facts_frame(facts: list[Fact]) -> pd.DataFrame:
     return pd.DataFrame([{
         "subject": f.source, "relation": relation_words(f.relation), "phrase": f.raw, "object": f.target,
-        "valid_from": year_or_date(f.valid_from), "valid_until": year_or_date(f.valid_until),
-        "stated_on": year_or_date(f.stated_on), "status": f.status, "sentence": f.sentence,
+        "valid_from": f.shown("valid_from"), "valid_until": f.shown("valid_until"),
+        "stated_on": f.shown("stated_on"), "status": f.status, "sentence": f.sentence,
         "document": f.document_id, "fact id": f.id,
     } for f in facts])
 
@@ -125,12 +117,12 @@ def show_fact_sources(facts: list[Fact], *, limit: int = 20) -> None:
     """Each fact with its source sentence and a link to the chunk in its document."""
     for fact in facts[:limit]:
         with st.container(border=True):
-            until = year_or_date(fact.valid_until) or "now"
+            until = fact.shown("valid_until") or "now"
             st.markdown(f"**{md_escape(fact.source)}** — {md_escape(relation_words(fact.relation))} → "
                         f"**{md_escape(fact.target)}**")
-            held = (f"valid {year_or_date(fact.valid_from) or '?'} → {until}" if fact.valid_from or fact.valid_until
+            held = (f"valid {fact.shown('valid_from') or '?'} → {until}" if fact.valid_from or fact.valid_until
                     else "undated (its sentence gives no date)")
-            stated = f" · stated on {year_or_date(fact.stated_on)}" if fact.stated_on else ""
+            stated = f" · stated on {fact.shown('stated_on')}" if fact.stated_on else ""
             phrase = f" · the text says “{fact.raw}”" if fact.raw else ""
             st.caption(f"{fact.status} · {held}{stated}{phrase}")
             st.text(fact.sentence)

@@ -22,6 +22,7 @@ class Keys:
     DOCUMENTS_META_COPY = "documents.meta_copy"  # the metadata the editor opened: {document_id, etag, metadata}
     DOCUMENTS_TAB = "documents.tab"  # the open tab, kept across saves (a failed save stays in view)
     ASK_CONVERSATION = "ask.conversation_id"
+    ASK_SCOPE = "ask.scope_kept"  # the collections asked about, kept while another page is open (a cited passage)
     GRAPH_EDIT_FLASH = "graph.edit_flash"  # what the last edit did, shown after the rerun it causes
     AUTH_SIGNED_IN = "auth.signed_in"  # set by components/auth.py after the right password
     AUTH_USER = "auth.user"  # the signed-in user's name, or "" (components/auth.py, once users exist)
@@ -42,6 +43,7 @@ _DEFAULTS: dict[str, Any] = {
     Keys.DOCUMENTS_FLASH: None,
     Keys.DOCUMENTS_META_COPY: None,
     Keys.ASK_CONVERSATION: None,
+    Keys.ASK_SCOPE: None,
     Keys.GRAPH_EDIT_FLASH: None,
     Keys.AUTH_SIGNED_IN: False,
     Keys.AUTH_USER: "",

@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-from components.graph_view import relation_words, year_or_date
+from components.graph_view import relation_words
 from services.graph.model import Fact
 
 ENDED, CURRENT, STATEMENT = ("ended or superseded (bar: valid from → until)",
@@ -51,10 +51,10 @@ def timeline_rows(facts: list[Fact], today: dt.date) -> pd.DataFrame:
     rows = pd.DataFrame([{
         "fact": fact_label(f), "kind": kind_of(f),
         "start": f.when or f.valid_until, "end": f.valid_until or today.isoformat(),
-        "when": year_or_date(f.when or f.valid_until),
+        "when": f.shown("when") or f.shown("valid_until"),
         "sentence": (f.sentence[:160] + "…") if len(f.sentence) > 160 else f.sentence,
         "document": f.document_id,
-        "valid_until": year_or_date(f.valid_until) or ("(current)" if f.single_valued else "(no end known)"),
+        "valid_until": f.shown("valid_until") or ("(current)" if f.single_valued else "(no end known)"),
     } for f in facts])
     rows["start"] = pd.to_datetime(rows["start"], errors="coerce")
     rows["end"] = pd.to_datetime(rows["end"], errors="coerce")

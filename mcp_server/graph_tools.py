@@ -15,7 +15,9 @@ Entity = Annotated[str, Field(description="An entity's name, e.g. 'Acme' or 'Ali
                                           "do not matter; a partial name picks the best-connected match).")]
 Collections = Annotated[list[str] | None, Field(description="Look only in these collections (default: all).")]
 FACT_FIELDS = "Each fact: source, relation, target, valid_from, valid_until, status (current or superseded), " \
-              "sentence (the evidence) and document_id."
+              "sentence (the evidence) and document_id; valid_from_precision, valid_until_precision and " \
+              "stated_on_precision say how much of each date the text gave (year, month or day: a year alone is " \
+              "stored as its 1 January) and are null on facts stored before precisions were kept."
 READ_ONLY = ToolAnnotations(read_only_hint=True)
 
 

@@ -40,7 +40,7 @@ def render() -> None:
          or (chunk_id_param and str(c.id) == chunk_id_param)), None)
     if focus is not None:
         with cited_box:
-            cited_passage(doc.title, focus)
+            cited_passage(doc.title, focus, back=st.query_params.get("from"))
     notice = st.container()  # a save's outcome shows here, above the tabs, whatever tab is open
     # Keyed and tracked, the tabs stay on the one the user opened across reruns (a save, a failed save).
     if not may(svc, doc.collections[0] if doc.collections else "", "editor") or \

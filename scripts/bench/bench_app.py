@@ -8,8 +8,9 @@ its last section ("Recent ingestion jobs") shown and its script finished. Measur
 Before the restarts a few speeches are ingested (with the graph) so that pages have something to show.
 A warm page switch is a click on a sidebar link to the target page's title shown and its script
 finished, over every page for several rounds in one browser session (the first visit of each page
-is reported apart). Every request to a host other than 127.0.0.1 is aborted and counted.
-Usage: python -m scripts.bench.bench_app [--restarts 3] [--reboots 2] [--rounds 5]
+is reported apart). A citation is a click on an Ask answer's [1] to the cited passage highlighted on the
+Documents page. Every request to a host other than 127.0.0.1 is aborted and counted.
+Usage: python -m scripts.bench.bench_app [--restarts 3] [--reboots 2] [--rounds 5] [--clicks 7]
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from scripts.bench.common import (
 PAGES = [("Home", "RAG Memory Workbench"), ("Collections", "Collections"), ("Ingest", "Ingest"), ("Search", "Search"),
          ("Documents", "Documents"), ("Graph", "Graph"), ("Timeline", "Timeline"), ("Ask", "Ask"), ("Memory", "Memory")]
 HOME_LAST = "Recent ingestion jobs"
+QUESTION = "What did presidents say about taxes?"  # Ask's question whose citation [1] is clicked
 SEED = ["1947_harry_s_truman_d.txt", "1962_john_f_kennedy_d.txt", "1985_ronald_reagan_r.txt"]
 
 
@@ -113,6 +115,41 @@ def page_switches(browser: Any, guard: Any, url: str, rounds: int, pid: int | No
             "settle_before_warm_rounds_s": settled}
 
 
+def citation_clicks(browser: Any, guard: Any, url: str, clicks: int, question: str) -> dict[str, Any]:
+    """Ask ``question`` once, then click its answer's first citation [1] ``clicks`` times (back to Ask with the
+    cited passage's "Back to the conversation" link each time): ms from the click to the cited passage's highlight
+    visible on the Documents page, and whether it lay inside the first screen; the tabs open at the end."""
+    from scripts.bench.app_driver import IDLE
+
+    context, page = _new_page(browser, guard)
+    cite, mark = page.locator("a.rag-cite").first, page.locator(".rag-chunk mark").first
+    times: list[float] = []
+    on_first_screen = 0
+    try:
+        page.goto(f"{url}/ask?collection=speeches")
+        box = page.get_by_placeholder("Ask a question, or say “remember …”")
+        box.fill(question)
+        box.press("Enter")
+        cite.wait_for(state="visible", timeout=600_000)  # the first offline answer loads spaCy in the app
+        page.locator(IDLE).wait_for(state="attached")
+        for _ in range(clicks):
+            clicked = time.perf_counter()
+            cite.click()
+            mark.wait_for(state="visible")
+            times.append((time.perf_counter() - clicked) * 1000)
+            top = mark.bounding_box()
+            on_first_screen += bool(top and top["y"] + top["height"] <= page.viewport_size["height"])
+            page.locator(IDLE).wait_for(state="attached")
+            page.get_by_role("link", name="Back to the conversation").click()
+            cite.wait_for(state="visible")
+            page.locator(IDLE).wait_for(state="attached")
+        tabs = len(context.pages)
+    finally:
+        context.close()
+    return {"question": question, "click_to_highlight_ms": summarize(times), "runs_ms": times,
+            "highlight_on_first_screen": on_first_screen, "tabs_open_at_end": tabs}
+
+
 def settle(pid: int, *, idle: float = 5.0, limit: float = 60.0) -> float:
     """Seconds until process ``pid`` uses under ``idle`` % of a core over one second (at most ``limit``)."""
     import psutil
@@ -175,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--restarts", type=int, default=3, help="restarts with the servers up")
     parser.add_argument("--reboots", type=int, default=2, help="starts with the servers down")
     parser.add_argument("--rounds", type=int, default=5, help="warm rounds over every page")
+    parser.add_argument("--clicks", type=int, default=7, help="clicks on an answer's citation [1]")
     parser.add_argument("--name", default="app", help="results file name (docs/bench/<name>.json)")
     args = parser.parse_args(argv)
     started, machine = time.time(), machine_facts()
@@ -209,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 figures["page_switches"] = page_switches(browser, guard, app.url, args.rounds,
                                                          pid=app.proc.pid if app.proc else None)
+                print("citations…", flush=True)
+                question = QUESTION if figures["seed"]["documents"] > 1 else "Who became CEO of Acme Corp?"
+                figures["citations"] = citation_clicks(browser, guard, app.url, args.clicks, question)
             finally:
                 app.stop()
             reboots = []
@@ -258,6 +299,9 @@ def _targets(figures: dict[str, Any]) -> list[dict[str, Any]]:
                figures["restart_servers_up"]["rendered_s"]["max"], 5, "s"),
         target("Home rendered on a first ever start (initdb, both servers booted)",
                figures["first_start"]["rendered_s"], 8, "s"),
+        # issue 34: a citation opens its passage at the top of the view, highlighted, at most 1 s after the click
+        target("citation [1] click to its passage highlighted (same tab), p50",
+               figures["citations"]["click_to_highlight_ms"]["p50"] / 1000, 1, "s"),
         target("requests to hosts other than 127.0.0.1", figures["requests"]["blocked_non_loopback"], 0, ""),
     ]
 
@@ -274,6 +318,9 @@ def _method(args: Any) -> list[str]:
         "first round is reported as first visits; after it (Ingest has started the embedding model's background "
         "load) the app process is given until it idles (under 5% of a core for 1 s, at most 60 s) before the warm "
         "rounds.",
+        f"Citations: in a new session on the same app, one question on Ask ({QUESTION!r}); then {args.clicks} times a "
+        "click on its answer's first citation [1], timed to the cited passage's highlight visible on the Documents "
+        "page (same tab, same session), and back with the passage's \"Back to the conversation\" link.",
     ]
 
 

@@ -140,6 +140,13 @@ def app_section(f: dict[str, Any]) -> list[str]:
             f"(spread {spread(overall) if overall else '—'})):", ""]
     out += table(["page", "first visit, finished", "warm title visible p50", "warm title visible p95",
                   "warm finished p50", "warm finished p95"], rows)
+    cites = f.get("citations") or {}
+    if cites:
+        c = cites["click_to_highlight_ms"]
+        out.append(f"- Citations: a click on an Ask answer's [1] to its passage highlighted on the Documents page, same "
+                   f"tab: p50 {num(c['p50'])} ms, p95 {num(c['p95'])} ms over {c['n']} clicks (each: "
+                   f"{', '.join(num(x) for x in cites['runs_ms'])} ms); highlight inside the first screen "
+                   f"{cites['highlight_on_first_screen']} of {c['n']} times; {cites['tabs_open_at_end']} tab open at the end.")
     req, seed = f.get("requests", {}), f.get("seed", {})
     out.append(f"- Browser requests: {num(req.get('loopback'))} to 127.0.0.1, {num(req.get('blocked_non_loopback'))} "
                "to any other host (aborted)" + (": " + ", ".join(req["blocked_urls"]) if req.get("blocked_urls") else "") + ".")

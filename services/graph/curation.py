@@ -152,7 +152,7 @@ class CurationService:
                  valid_from: str | None = None, valid_until: str | None = None, note: str | None = None,
                  subject_type: str | None = None, object_type: str | None = None) -> GraphEdit:
         """A fact the analyst states: its entities are found by name, or created; it is marked ``added_by``."""
-        from services.graph.lookup import iso_date
+        from services.graph.lookup import date_precision, iso_date
         from services.graph.vocabulary import RELATED_TO, canonical
 
         cid = self._cid(collection)
@@ -170,7 +170,9 @@ class CurationService:
                 "valid_until": end, "stated_on": None, "text_until": end,
                 "status": "current" if end is None else "superseded", "date_source": "analyst" if start or end else None,
                 "exclusive": None, "added_by": author, "note": (note or "").strip()[:2000] or None,
-                "added_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+                "added_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "valid_from_precision": date_precision(valid_from) if start else None,
+                "valid_until_precision": date_precision(valid_until) if end else None, "stated_on_precision": None}
         summary = f"added fact {ends[0]['name']} -{label}-> {ends[1]['name']}"
         return self._edit(cid, "add_fact", {"fact": fact, "subject": ends[0], "object": ends[1]}, summary, author)
 

@@ -9,7 +9,9 @@ The preposition says which end the date is: "from", "since", "after" and "starti
 "to", "through" and "before" close ("from 1364 to 1389" gives both); "between X and Y" gives both; "in",
 "on", "during" or a bare date give the start of a fact that happened then. A date expression that holds a
 range itself ("1364–1389", "1364 to 1389") gives both ends. spaCy's NER finds the expression; its text is
-read by :func:`services.graph.temporal.date_from_text` (a full date, a month and year, or a year).
+read by :func:`services.graph.temporal.dated_text` (a full date, a month and year, or a year), and each end
+keeps how precise its text was (``year``, ``month`` or ``day``), so that "in 1998" is shown as 1998, not as
+the 1 January it is stored as.
 A clause with no such expression gives an undated fact: neither the document's date nor the ingestion time is
 a validity date (the document's date is kept apart, as ``stated_on``).
 """
@@ -20,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from services.graph.temporal import date_from_text
+from services.graph.temporal import YEAR, dated_text
 
 OPENING = {"from", "since", "after", "starting", "beginning"}
 CLOSING = {"until", "till", "til", "to", "through", "before", "thru"}
@@ -34,6 +36,8 @@ _RELATIVE = re.compile(r"\b(today|yesterday|tomorrow|now|recent|last|next|ago|th
 class Span:
     valid_from: str | None = None
     valid_until: str | None = None
+    from_precision: str | None = None  # year, month or day: how much of valid_from the text gave
+    until_precision: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.valid_from or self.valid_until)
@@ -88,14 +92,17 @@ def _date_spans(sent: Any) -> list[Any]:
     return found
 
 
-def _ends(text: str) -> tuple[str | None, str | None]:
+Dated = tuple[str, str]  # (ISO date, precision)
+
+
+def _ends(text: str) -> tuple[Dated | None, Dated | None]:
     if _RELATIVE.search(text):
         return None, None
     text = re.sub(r"^(from|between|since)\s+", "", text.strip(), flags=re.I)
     m = _RANGE.match(text)
     if m:
         first, second = _read(m.group(1)), _read(m.group(2))
-        if first and second and first <= second:
+        if first and second and first[0] <= second[0]:
             return first, second
     m = _OPEN_RANGE.match(text)
     if m and not re.search(r"\d{3,4}", m.group(1)):  # "June 23 to August 12, 2014": the year is said once
@@ -105,12 +112,13 @@ def _ends(text: str) -> tuple[str | None, str | None]:
     return _read(text), None
 
 
-def _read(text: str) -> str | None:
-    """A date expression as an ISO date; a bare year of three or four digits ("117", "1389") as its 1 January."""
+def _read(text: str) -> Dated | None:
+    """A date expression as an ISO date and its precision; a bare year of three or four digits ("117",
+    "1389") as its 1 January, a year."""
     m = re.fullmatch(r"\s*(?:AD\s+)?(\d{3,4})\s*(?:AD|CE)?\s*", text)
     if m:
-        return f"{int(m.group(1)):04d}-01-01"
-    return date_from_text(text)
+        return f"{int(m.group(1)):04d}-01-01", YEAR
+    return dated_text(text)
 
 
 def _with_day(span: Any) -> str:
@@ -124,8 +132,8 @@ def _with_day(span: Any) -> str:
 
 def clause_dates(sent: Any, anchors: set[int]) -> Span:
     """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun)."""
-    start: str | None = None
-    until: str | None = None
+    start: Dated | None = None
+    until: Dated | None = None
     for span in _date_spans(sent):
         if _inside_parentheses(span):
             continue
@@ -146,6 +154,7 @@ def clause_dates(sent: Any, anchors: set[int]) -> Span:
                 until = until or first
         else:  # from, since, in, on, during, a bare date
             start = start or first
-    if start and until and until < start:
+    if start and until and until[0] < start[0]:
         until = None
-    return Span(start, until)
+    return Span(start[0] if start else None, until[0] if until else None,
+                start[1] if start else None, until[1] if until else None)

@@ -4,7 +4,8 @@ The extractor works segment by segment; here the segments' entities are resolved
 (:func:`services.graph.resolution.resolve_document`) and matched to the collection's
 (:func:`services.graph.resolution.match_existing`, given the rows the store holds under the same names).
 Each fact keeps its raw phrase and the validity its clause states; the document's own date (``date`` or
-``year`` metadata) is ``stated_on``, apart from validity. The ingestion time is never a date of a fact.
+``year`` metadata) is ``stated_on``, apart from validity. Each date keeps its precision (year, month or day).
+The ingestion time is never a date of a fact.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from llama_index.core.schema import BaseNode
 from services.graph.entities import entity_key
 from services.graph.resolution import DocEntity, match_existing, resolve_document
 from services.graph.spans import ENTITY
-from services.graph.temporal import document_date
+from services.graph.temporal import dated_document
 
 
 @dataclass
@@ -49,7 +50,7 @@ def document_rows(*, document_id: int, collection_id: int, metadata: dict[str, A
     rows = existing(wanted) if wanted else []
     final = match_existing(entities, rows)
     by_key = {r["key"]: r for r in rows}
-    stated_on = document_date(metadata)
+    stated_on, stated_precision = dated_document(metadata) or (None, None)
     starts, chunk_ids = [s for _, s in chunks], [i for i, _ in chunks]
     facts: dict[tuple[str, str, str, int], dict[str, Any]] = {}
     for node in nodes:
@@ -71,6 +72,9 @@ def document_rows(*, document_id: int, collection_id: int, metadata: dict[str, A
                 "raw": props.get("raw") or rel.label.replace("_", " "), "document_id": document_id,
                 "chunk_id": chunk_ids[at] if at >= 0 and chunk_ids else None, "sentence": props["sentence"],
                 "valid_from": valid_from, "valid_until": valid_until, "stated_on": stated_on,
+                "valid_from_precision": props.get("valid_from_precision") if valid_from else None,
+                "valid_until_precision": props.get("valid_until_precision") if valid_until else None,
+                "stated_on_precision": stated_precision,
                 "date_source": "text" if (valid_from or valid_until) else None, "exclusive": props.get("exclusive"),
             }
     used = {k for f in facts.values() for k in (f["source"], f["target"])}

@@ -28,7 +28,7 @@ JSON_FORMAT = "rag-memory-graph"
 PAGE = 5_000
 NODE_ATTRS = ("name", "type", "aliases")
 EDGE_ATTRS = ("relation", "raw", "valid_from", "valid_until", "stated_on", "status", "document_id", "chunk_id",
-              "sentence", "added_by", "note")
+              "sentence", "added_by", "note", "valid_from_precision", "valid_until_precision", "stated_on_precision")
 
 
 def collection_graph(store: Store, collection_id: int) -> Snapshot:
@@ -58,7 +58,9 @@ def scene_graph(scene: Subgraph) -> Snapshot:
         snap.facts[f.id] = {"id": f.id, "source": f.source_key, "target": f.target_key, "relation": f.relation,
                             "raw": f.raw, "document_id": f.document_id, "chunk_id": f.chunk_id, "sentence": f.sentence,
                             "valid_from": f.valid_from, "valid_until": f.valid_until, "stated_on": f.stated_on,
-                            "status": f.status}
+                            "status": f.status, "valid_from_precision": f.valid_from_precision,
+                            "valid_until_precision": f.valid_until_precision,
+                            "stated_on_precision": f.stated_on_precision}
     return snap
 
 

@@ -16,7 +16,6 @@ when the text names it).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +23,6 @@ from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, 
 from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
-from services.errors import ConfigError
 from services.graph.classes import head_label
 from services.graph.clauses import name_facts, sentence_triples
 from services.graph.coreference import Context, Ref
@@ -32,38 +30,21 @@ from services.graph.dating import clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
 from services.graph.mentions import MENTIONS_KEY
+from services.graph.nlp import load_spacy
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
 from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, without_parentheses
 from services.graph.topic import first_subject, share_a_word, topic_spans
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, RELATED_TO
-from services.long_lived import freeze_loaded
-from services.torch_guard import spacy_without_torch
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
 TOPIC_KEY = "rag_topic"
 TITLE_KEY = "rag_title"
-_NLP_CACHE: dict[str, Any] = {}
-_NLP_LOCK = threading.Lock()
 _ALIAS = re.compile(r"^\s*[(,;]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
                     r"known as|or simply|originally|(?:usually |commonly |often |sometimes |also )?(?:referred to as|called))\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
                     r"of|the|al|bin|y|da|di|du|la|le)){0,6})")
 _MONTH = re.compile(r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(\s+\d|$)")
 _ACRONYM = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
-
-
-def load_spacy(name: str) -> Any:
-    with _NLP_LOCK:
-        if name not in _NLP_CACHE:
-            with spacy_without_torch():  # thinc would import torch, which spaCy's pipeline does not use
-                import spacy
-
-                try:
-                    _NLP_CACHE[name] = spacy.load(name, disable=["textcat"])
-                except OSError as exc:
-                    raise ConfigError(f"The spaCy pipeline {name!r} is not installed: {exc}") from exc
-            freeze_loaded()
-        return _NLP_CACHE[name]
 
 
 def name_key(name: str, label: str) -> str:
@@ -149,6 +130,8 @@ class SpacyTemporalExtractor(TransformComponent):
                 relations.append(Relation(label=t.label, source_id=src.id, target_id=dst.id, properties={
                     "sentence": text, "raw": t.raw, "valid_from": when.valid_from if when else None,
                     "valid_until": when.valid_until if when else None,
+                    "valid_from_precision": when.from_precision if when else None,
+                    "valid_until_precision": when.until_precision if when else None,
                     "char_start": base + first, "char_end": base + last}))
             for s in here:
                 context.saw(resolver.by_token[s.start][1], subject=False)

@@ -18,19 +18,20 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import BaseModel, Field, PrivateAttr, ValidationError
 
 from services.graph.entities import display_name, entity_key
+from services.graph.temporal import DAY, MONTH, YEAR
 from services.graph.vocabulary import LABELS, canonical
 from services.stores.llm import LLMClient, LLMError
 
 SYSTEM_PROMPT = """You extract a knowledge graph from text. Answer one JSON object only:
 {"entities": [{"name": str, "type": "PERSON"|"ORG"|"GPE"|"LOC"|"FAC"|"NORP"|"EVENT"|"WORK_OF_ART"|"LAW"|"PRODUCT"}],
  "relations": [{"subject": str, "relation": str, "object": str, "sentence": str,
-                "date": "YYYY-MM-DD" or null, "until": "YYYY-MM-DD" or null, "exclusive": "subject"|"object"|null}]}
+                "date": "YYYY-MM-DD"|"YYYY-MM"|"YYYY" or null, "until": the same or null, "exclusive": "subject"|"object"|null}]}
 Rules: entities are named things only (people, organisations, places, works, events), with their full
 names; no dates, numbers or common nouns. subject and object are entity names from "entities"; for "he",
 "she", "it" or "the film" give the name it stands for. relation is one label from this list when one fits,
 else a short snake_case verb phrase: {labels}. sentence is the exact sentence from the text that states the fact.
 A negated statement ("did not win") is no relation. date is when the fact began or happened, as the clause
-states it ("in 1998", "from 1364"; a year alone means YYYY-01-01), and until when it ended ("to 1389"), else
+states it, only as precise as it states it ("in 1998" is 1998, "in March 1998" 1998-03), and until when it ended ("to 1389"), else
 null; a birth year does not date other facts. exclusive says which side can hold only one such fact at a
 time: "object" for ceo_of (a company has one CEO at a time), "subject" for located_in (a thing is in one
 place at a time), null when many can hold. Use only what the text states.""".replace("{labels}", ", ".join(LABELS))
@@ -101,7 +102,10 @@ class LLMTemporalExtractor(TransformComponent):
                 relations.append(Relation(
                     label=canonical(rel.relation), source_id=entities[src].id, target_id=entities[dst].id,
                     properties={"sentence": (rel.sentence or text[:300])[:1000], "raw": rel.relation.replace("_", " "),
-                                "valid_from": valid_from, "valid_until": valid_until if valid_from or valid_until else None,
+                                "valid_from": valid_from[0] if valid_from else None,
+                                "valid_until": valid_until[0] if valid_until else None,
+                                "valid_from_precision": valid_from[1] if valid_from else None,
+                                "valid_until_precision": valid_until[1] if valid_until else None,
                                 "char_start": start, "char_end": start + len(rel.sentence), "exclusive": rel.exclusive},
                 ))
             node.metadata[KG_NODES_KEY] = list(entities.values())
@@ -116,13 +120,19 @@ class LLMTemporalExtractor(TransformComponent):
             return None
 
 
-def _valid_iso(value: str | None) -> str | None:
+def _valid_iso(value: str | None) -> tuple[str, str] | None:
+    """The model's date as (ISO date, precision): YYYY-MM-DD is a day, unless its sentence states only the
+    year or the month (the prompt asks for a year alone as YYYY-01-01); a bare YYYY or YYYY-MM is taken too."""
     import datetime as dt
 
     if not value:
         return None
+    text = value.strip()
     try:
-        return dt.date.fromisoformat(value[:10]).isoformat()
+        if len(text) == 4 and text.isdigit():
+            return dt.date(int(text), 1, 1).isoformat(), YEAR
+        if len(text) == 7 and text[4] == "-":
+            return dt.date(int(text[:4]), int(text[5:]), 1).isoformat(), MONTH
+        return dt.date.fromisoformat(text[:10]).isoformat(), DAY
     except ValueError:
         return None
-

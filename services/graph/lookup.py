@@ -51,6 +51,14 @@ def iso_date(value: str | None, *, end: bool = False) -> str | None:
         raise ValidationFailed(f"{value!r} is not a date: use YYYY, YYYY-MM or YYYY-MM-DD.") from None
 
 
+def date_precision(value: str | None) -> str | None:
+    """How precise a date typed as YYYY, YYYY-MM or YYYY-MM-DD is: year, month or day (None for none)."""
+    m = _DATE.match(str(value).strip()) if value is not None else None
+    if not m:
+        return None
+    return "day" if m[3] else "month" if m[2] else "year"
+
+
 @dataclass
 class GraphLookup:
     """Entity questions by name over one or more collections (all of them when none are named)."""

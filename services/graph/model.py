@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.graph.temporal import SINGLE_VALUED
+from services.graph.temporal import SINGLE_VALUED, shown_date
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,10 @@ class Fact:
     exclusive: str | None = None  # the side that holds one value at a time, when the extractor said so
     raw: str = ""  # the phrase the text used ("was bordered by"); ``relation`` is its canonical label
     stated_on: str | None = None  # the document's own date: when the fact was stated, not when it held
+    # how much of each date the text gave: year, month or day (None on facts stored before it was kept)
+    valid_from_precision: str | None = None
+    valid_until_precision: str | None = None
+    stated_on_precision: str | None = None
 
     @property
     def single_valued(self) -> bool:
@@ -57,12 +61,25 @@ class Fact:
             valid_from=row.get("valid_from"), valid_until=row.get("valid_until"),
             status=row.get("status") or "current", date_source=row.get("date_source"), score=score,
             exclusive=row.get("exclusive") or None, raw=row.get("raw") or "", stated_on=row.get("stated_on"),
+            valid_from_precision=row.get("valid_from_precision"), valid_until_precision=row.get("valid_until_precision"),
+            stated_on_precision=row.get("stated_on_precision"),
         )
 
     @property
     def when(self) -> str | None:
         """The fact's best date: when it held, else when its document stated it."""
         return self.valid_from or self.stated_on
+
+    @property
+    def when_precision(self) -> str | None:
+        return self.valid_from_precision if self.valid_from else self.stated_on_precision
+
+    def shown(self, which: str) -> str | None:
+        """``valid_from``, ``valid_until``, ``stated_on`` or ``when`` as the text gave it ("1998", "1998-03",
+        "1998-01-01"; services.graph.temporal.shown_date)."""
+        if which == "when":
+            return shown_date(self.when, self.when_precision)
+        return shown_date(getattr(self, which), getattr(self, f"{which}_precision"))
 
 
 @dataclass

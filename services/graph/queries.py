@@ -5,7 +5,9 @@ by the caller (hop counts and limits), because Cypher cannot parameterise them.
 
 Model: ``(:Entity {collection_id, key, name, type})`` and
 ``(:Entity)-[:FACT {id, collection_id, relation, document_id, chunk_id, sentence,
-valid_from, valid_until, status, date_source}]->(:Entity)``.
+valid_from, valid_until, stated_on, status, date_source, valid_from_precision, valid_until_precision,
+stated_on_precision}]->(:Entity)``. A date's precision (year, month or day) is absent on facts stored before it
+was kept (services/graph/temporal.py).
 
 A FACT only ever joins two Entity nodes, so statements that find facts by an indexed property of the
 fact (id, document_id, chunk_id) leave its ends unlabelled: with ``(a:Entity)`` FalkorDB scanned every
@@ -87,7 +89,8 @@ MATCH (b:Entity {collection_id: row.collection_id, key: row.target})
 CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.relation,
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
                    valid_from: row.valid_from, valid_until: row.valid_until, stated_on: row.stated_on,
-                   raw: row.raw, text_until: row.valid_until,
+                   valid_from_precision: row.valid_from_precision, valid_until_precision: row.valid_until_precision,
+                   stated_on_precision: row.stated_on_precision, raw: row.raw, text_until: row.valid_until,
                    status: CASE WHEN row.valid_until IS NULL THEN 'current' ELSE 'superseded' END,
                    date_source: row.date_source, exclusive: row.exclusive}]->(b)
 RETURN count(*) AS n
@@ -131,18 +134,20 @@ DELETE_COLLECTION = "MATCH (e:Entity {collection_id: $collection_id}) DETACH DEL
 
 CHAIN_BY_OBJECT = """
 MATCH (a:Entity)-[r:FACT {collection_id: $collection_id, relation: $relation}]->(b:Entity {collection_id: $collection_id, key: $key})
-RETURN r.id AS id, coalesce(r.valid_from, r.stated_on) AS valid_from, a.key AS other, r.text_until AS text_until
+RETURN r.id AS id, coalesce(r.valid_from, r.stated_on) AS valid_from, a.key AS other, r.text_until AS text_until,
+       CASE WHEN r.valid_from IS NULL THEN r.stated_on_precision ELSE r.valid_from_precision END AS precision
 """
 
 CHAIN_BY_SUBJECT = """
 MATCH (a:Entity {collection_id: $collection_id, key: $key})-[r:FACT {collection_id: $collection_id, relation: $relation}]->(b:Entity)
-RETURN r.id AS id, coalesce(r.valid_from, r.stated_on) AS valid_from, b.key AS other, r.text_until AS text_until
+RETURN r.id AS id, coalesce(r.valid_from, r.stated_on) AS valid_from, b.key AS other, r.text_until AS text_until,
+       CASE WHEN r.valid_from IS NULL THEN r.stated_on_precision ELSE r.valid_from_precision END AS precision
 """
 
 SET_VALIDITY = """
 UNWIND $rows AS row
 MATCH ()-[r:FACT {id: row.id}]->()
-SET r.valid_until = row.valid_until, r.status = row.status
+SET r.valid_until = row.valid_until, r.status = row.status, r.valid_until_precision = row.precision
 """
 
 FIND_ENTITIES = """
@@ -174,7 +179,9 @@ a.key AS source_key, a.name AS source, a.type AS source_type,
 b.key AS target_key, b.name AS target, b.type AS target_type,
 r.id AS id, r.relation AS relation, r.document_id AS document_id, r.chunk_id AS chunk_id,
 r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until, r.raw AS raw, r.stated_on AS stated_on,
-r.status AS status, r.date_source AS date_source, r.collection_id AS collection_id, r.exclusive AS exclusive
+r.status AS status, r.date_source AS date_source, r.collection_id AS collection_id, r.exclusive AS exclusive,
+r.valid_from_precision AS valid_from_precision, r.valid_until_precision AS valid_until_precision,
+r.stated_on_precision AS stated_on_precision
 """
 
 
@@ -262,7 +269,8 @@ RETURN r.id AS id, a.key AS source, b.key AS target, r.relation AS relation, r.d
        r.chunk_id AS chunk_id, r.sentence AS sentence, r.valid_from AS valid_from, r.valid_until AS valid_until,
        r.raw AS raw, r.stated_on AS stated_on, r.text_until AS text_until, r.status AS status,
        r.date_source AS date_source, r.exclusive AS exclusive, r.added_by AS added_by, r.note AS note,
-       r.added_at AS added_at
+       r.added_at AS added_at, r.valid_from_precision AS valid_from_precision,
+       r.valid_until_precision AS valid_until_precision, r.stated_on_precision AS stated_on_precision
 ORDER BY id, source, target SKIP $skip LIMIT $limit
 """
 
@@ -290,6 +298,7 @@ CREATE (a)-[:FACT {id: row.id, collection_id: row.collection_id, relation: row.r
                    valid_from: row.valid_from, valid_until: row.valid_until, status: row.status,
                    raw: row.raw, stated_on: row.stated_on, text_until: row.text_until,
                    date_source: row.date_source, exclusive: row.exclusive, added_by: row.added_by, note: row.note,
-                   added_at: row.added_at}]->(b)
+                   added_at: row.added_at, valid_from_precision: row.valid_from_precision,
+                   valid_until_precision: row.valid_until_precision, stated_on_precision: row.stated_on_precision}]->(b)
 RETURN count(*) AS n
 """

@@ -41,7 +41,8 @@ class GraphReads:
     def entities_in_text(self, text: str, collection_ids: list[int], *, spacy_model: str) -> list[Entity]:
         """Graph entities named in ``text`` (a question): its named entities and noun phrases, matched by key."""
         from services.graph.entities import entity_key
-        from services.graph.extraction import NAMED, load_spacy
+        from services.graph.nlp import load_spacy
+        from services.graph.spans import NAMED
 
         doc = load_spacy(spacy_model)(text[:2000])
         spans = [e.text for e in doc.ents if e.label_ in NAMED] + [c.text for c in doc.noun_chunks]

@@ -21,7 +21,7 @@ Store = GraphStore | LazyGraphStore
 ENTITY_FIELDS = ("key", "name", "type", "name_key", "stated", "aliases", "alias_keys")
 FACT_FIELDS = ("id", "source", "target", "relation", "raw", "document_id", "chunk_id", "sentence", "valid_from",
                "valid_until", "stated_on", "text_until", "status", "date_source", "exclusive", "added_by", "note",
-               "added_at")
+               "added_at", "valid_from_precision", "valid_until_precision", "stated_on_precision")
 
 _ENTITIES = """
 MATCH (e:Entity) WHERE e.collection_id = $collection_id AND e.key IN $keys
@@ -33,7 +33,8 @@ RETURN r.id AS id, a.key AS source, b.key AS target, r.relation AS relation, r.r
        r.document_id AS document_id, r.chunk_id AS chunk_id, r.sentence AS sentence, r.valid_from AS valid_from,
        r.valid_until AS valid_until, r.stated_on AS stated_on, r.text_until AS text_until, r.status AS status,
        r.date_source AS date_source, r.exclusive AS exclusive, r.added_by AS added_by, r.note AS note,
-       r.added_at AS added_at
+       r.added_at AS added_at, r.valid_from_precision AS valid_from_precision,
+       r.valid_until_precision AS valid_until_precision, r.stated_on_precision AS stated_on_precision
 """
 _FACTS_OF = """
 MATCH (e:Entity)-[r:FACT]-(:Entity) WHERE e.collection_id = $collection_id AND e.key IN $keys
@@ -63,7 +64,9 @@ CREATE (a)-[:FACT {id: row.id, collection_id: $collection_id, relation: row.rela
                    document_id: row.document_id, chunk_id: row.chunk_id, sentence: row.sentence,
                    valid_from: row.valid_from, valid_until: row.valid_until, stated_on: row.stated_on,
                    text_until: row.text_until, status: row.status, date_source: row.date_source,
-                   exclusive: row.exclusive, added_by: row.added_by, note: row.note, added_at: row.added_at}]->(b)
+                   exclusive: row.exclusive, added_by: row.added_by, note: row.note, added_at: row.added_at,
+                   valid_from_precision: row.valid_from_precision, valid_until_precision: row.valid_until_precision,
+                   stated_on_precision: row.stated_on_precision}]->(b)
 RETURN count(*) AS n
 """
 _DELETE_ENTITIES = """

@@ -282,8 +282,11 @@ class GraphService(GraphReads):
             found = self.store.query(statement, {"collection_id": cid, "relation": relation, "key": key})
             chain = [ChainFact(r["id"], r["valid_from"], r["other"]) for r in found if r["valid_from"]]
             stated_end = {r["id"] for r in found if r.get("text_until")}  # "from 1364 to 1389": the text says
-            updates = [{"id": i, "valid_until": u, "status": s} for i, u, s in resolve_chain(chain)
-                       if i not in stated_end]
+            # a superseded fact ends on the date its successor starts, as precise as that date was stated
+            precision = {d: {r.get("precision") for r in found if r["valid_from"] == d} for d in {c.valid_from for c in chain}}
+            updates = [{"id": i, "valid_until": u, "status": s,
+                        "precision": next(iter(precision[u])) if u and len(precision[u]) == 1 else None}
+                       for i, u, s in resolve_chain(chain) if i not in stated_end]
             self._batched(q.SET_VALIDITY, updates)
 
     def remove_document(self, document_id: int) -> None:

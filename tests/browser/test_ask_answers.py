@@ -1,6 +1,6 @@
 """Item 8 of the analyst's day (real browser): citations numbered in order of first use, each a link that
-opens the cited passage highlighted in its document; sources with title, key metadata and the quoted
-sentence; diagnostics as a table."""
+opens the cited passage highlighted in its document, in the same tab (Ctrl-click: a new one); sources with
+title, key metadata and the quoted sentence; diagnostics as a table."""
 
 from __future__ import annotations
 
@@ -51,13 +51,31 @@ def test_answers_you_can_check(app_url, page, zorbex):
     page.get_by_text("Candidates from semantic search").wait_for()
     assert page.get_by_test_id("stJson").count() == 0
 
+    # A citation opens its passage in this tab, in the same session (issue 34, item 4): at the top of the view,
+    # highlighted, above the documents table.
+    links.first.click()
+    page.wait_for_url(re.compile(r"/documents\?doc=\d+&chunk=\d+"))
+    assert len(page.context.pages) == 1
+    _passage_on_top(page)
+    # Back to Ask: the conversation and its collection are still there.
+    page.get_by_role("link", name="Back to the conversation").click()
+    page.get_by_text("Extracted from your documents").first.wait_for()
+    assert page.get_by_test_id("stChatMessage").filter(has_text="Who founded Zorbex").count() == 1
+    assert zorbex in page.get_by_test_id("stMultiSelect").first.inner_text()
+    # Ctrl-click: the passage in a new tab, as a plain link did before.
+    idle(page)
     with page.context.expect_page() as opened:
-        links.first.click()
+        page.locator("a.rag-cite").first.click(modifiers=["Control"])
     passage = opened.value
     passage.set_default_timeout(180_000)
-    cited = passage.get_by_text("The cited passage").first
-    cited.wait_for()
-    # At the top of the view, highlighted, above the documents table (issue 34, item 4).
+    _passage_on_top(passage)
+    passage.close()
+
+
+def _passage_on_top(passage) -> None:
+    """The cited passage highlighted inside the first screen, above the documents table, and marked again in
+    the whole document."""
+    passage.get_by_text("The cited passage").first.wait_for()
     box = passage.locator(".rag-chunk mark").first
     box.wait_for()
     top = box.bounding_box()
@@ -66,4 +84,3 @@ def test_answers_you_can_check(app_url, page, zorbex):
     table.wait_for()
     assert table.bounding_box()["y"] > top["y"]
     passage.locator(".rag-document mark").first.wait_for()  # highlighted in the whole document too
-    passage.close()

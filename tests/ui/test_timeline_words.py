@@ -23,11 +23,17 @@ def dated_by_year(services):
     services.deletion.delete_collection(name)
 
 
-def test_year_only_dates_read_as_years_and_relations_as_words(dated_by_year):
+def timeline_of(collection: str, entity: str):
+    """The Timeline page showing ``entity`` of ``collection``."""
     at = open_page("timeline")
-    at.selectbox(key="timeline.collection").set_value(dated_by_year).run()
-    at.text_input(key="timeline.query").set_value("Acme").run()
+    at.selectbox(key="timeline.collection").set_value(collection).run()
+    at.text_input(key="timeline.query").set_value(entity).run()
     assert not at.exception
+    return at
+
+
+def test_year_only_dates_read_as_years_and_relations_as_words(dated_by_year):
+    at = timeline_of(dated_by_year, "Acme")
     table = at.dataframe[0].value
     rows = {r["subject"]: r for _, r in table.iterrows()}
     assert rows["Alice"]["stated_on"] == "1846" and rows["Alice"]["valid_until"] == "1850", dict(rows["Alice"])
@@ -35,6 +41,26 @@ def test_year_only_dates_read_as_years_and_relations_as_words(dated_by_year):
     chart = at.get("plotly_chart")[0].proto.spec
     # The axis places the point on 1 January; what it says on hover is the year.
     assert "%Y-%m-%d" not in chart and '"1846"' in chart and "ceo_of" not in chart and "CEO of" in chart
+
+
+@pytest.fixture
+def a_year_and_a_first_of_january(services):
+    """Ada became CEO "in 1998" (a year), Ben "on 1 January 2005" (a real day): both stored as a 1 January."""
+    name = f"precision-{uuid.uuid4().hex[:8]}"
+    services.collections.create(name=name, description="A year and a day.")
+    services.ingestion.run(text_request(name, title="Acme", text="In 1998 Ada Chen became CEO of Acme Corp. On 1 January "
+                                                                "2005 Ben Okafor became CEO of Acme Corp."))
+    yield name
+    services.collections.delete(name)
+
+
+def test_a_year_reads_as_a_year_and_a_first_of_january_as_a_day(a_year_and_a_first_of_january):
+    at = timeline_of(a_year_and_a_first_of_january, "Acme Corp")
+    rows = {r["subject"]: r for _, r in at.dataframe[0].value.iterrows()}
+    assert rows["Ada Chen"]["valid_from"] == "1998" and rows["Ada Chen"]["valid_until"] == "2005-01-01", dict(rows["Ada Chen"])
+    assert rows["Ben Okafor"]["valid_from"] == "2005-01-01", dict(rows["Ben Okafor"])
+    chart = at.get("plotly_chart")[0].proto.spec  # the hover says what the table says
+    assert '"1998"' in chart and '"2005-01-01"' in chart
 
 
 def _fact(n: int, target: str, when: str = "1900-01-01"):

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from services.graph.entities import ALIASES, display_name, entity_key
-from services.graph.temporal import SINGLE_VALUED, ChainFact, date_from_text, document_date, resolve_chain
+from services.graph.temporal import SINGLE_VALUED, ChainFact, date_from_text, dated_document, resolve_chain
 from services.graph.vocabulary import LABELS, RELATED_TO, canonical, noun_label, verb_label
 
 # -- date_from_text -------------------------------------------------------------------------------
@@ -59,18 +59,19 @@ def test_date_is_parsed_only_from_the_matched_date_text(text, expected):
 # -- document_date --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("metadata, expected", [
-    ({"date": "2019-03-01"}, "2019-03-01"),
-    ({"date": "2019-03-01T12:00:00Z"}, "2019-03-01"),
-    ({"published": "2020-11-05"}, "2020-11-05"),
-    ({"published_at": "2021-07-04T08:30:00+02:00"}, "2021-07-04"),
-    ({"year": 1848}, "1848-01-01"),
-    ({"year": "1848"}, "1848-01-01"),
-    ({"date": "2019-03-01", "year": 1848}, "2019-03-01"),  # a full date wins over a year
-    ({"date": "2019-02-30", "year": 2001}, "2019-01-01"),  # an impossible date still names its year
-    ({"date": "yesterday", "year": 2001}, "2001-01-01"),  # an unreadable date falls back to the year
+    ({"date": "2019-03-01"}, ("2019-03-01", "day")),
+    ({"date": "2019-03-01T12:00:00Z"}, ("2019-03-01", "day")),
+    ({"published": "2020-11-05"}, ("2020-11-05", "day")),
+    ({"published_at": "2021-07-04T08:30:00+02:00"}, ("2021-07-04", "day")),
+    ({"year": 1848}, ("1848-01-01", "year")),
+    ({"year": "1848"}, ("1848-01-01", "year")),
+    ({"date": "2019-03-01", "year": 1848}, ("2019-03-01", "day")),  # a full date wins over a year
+    ({"date": "2019-02-30", "year": 2001}, ("2019-01-01", "year")),  # an impossible date still names its year
+    ({"date": "yesterday", "year": 2001}, ("2001-01-01", "year")),  # an unreadable date falls back to the year
+    ({"date": "2001-01-01"}, ("2001-01-01", "day")),  # a real 1 January is a day
 ])
 def test_document_date(metadata, expected):
-    assert document_date(metadata) == expected
+    assert dated_document(metadata) == expected
 
 
 @pytest.mark.parametrize("metadata", [
@@ -87,7 +88,7 @@ def test_document_date(metadata, expected):
     {"date": None},
 ])
 def test_document_date_missing_or_invalid_is_none(metadata):
-    assert document_date(metadata) is None
+    assert dated_document(metadata) is None
 
 
 # -- resolve_chain --------------------------------------------------------------------------------
