@@ -112,6 +112,7 @@ class RetrievalCore:
         watch, memo = out.watch, keyword_ranking.BM25Memo()
         beside = "semantic" in lists and "keyword" in lists  # BM25 on a second connection while the query embeds
         with ThreadPoolExecutor(max_workers=2) as pool:
+            # The first hop: semantic here, BM25 beside it; their fusion.
             keyword_run = pool.submit(watch.call, "keyword", self._keyword, query, scope.chunks(), depth, memo) \
                 if beside else None
             if "semantic" in lists:
@@ -130,6 +131,7 @@ class RetrievalCore:
                 with watch.phase("keyword"):
                     out.keyword = keyword_ranking.keyword(conn, query, scope.chunks(), depth=depth, memo=memo)
             out.first_hop = self.first_hop(out.order("semantic"), out.order("keyword"))
+            # One hop further, from the first hop's best chunks: BM25 with feedback here, the walk beside it.
             seeds = out.first_hop[:FEEDBACK_CHUNKS]
             widen = "feedback" in lists and bool(out.keyword)
             loading = pool.submit(self._load, out.first_hop[:preload], query, highlight) if preload and widen else None
