@@ -9,7 +9,9 @@ The app's own paths (Search, Ask, the CLI, MCP) never need these: they call the 
   CLI and MCP read, with semantic (``default``), BM25 (``text_search``/``sparse``) and ``hybrid`` queries and
   ``MetadataFilters``. ``add`` writes each source document (``ref_doc_id``) with all its nodes in one
   transaction, through the same ``write_document`` the ingester uses, so dedup constraints and the BM25
-  statistics hold; ``delete`` removes a document everywhere, graph facts included.
+  statistics hold; ``delete`` removes a document everywhere, graph facts included. Its ``query`` runs the
+  store-level rankings the core runs (``chunk_store.semantic``, ``keyword_ranking.keyword``) on the embedding
+  LlamaIndex hands it, and its ``hybrid`` is LlamaIndex's: reciprocal ranks weighted by ``alpha``.
 - Retrievers (``BaseRetriever``): :class:`SemanticRetriever` and :class:`KeywordRetriever` (Search's modes),
   :class:`GraphWalkRetriever` (the graph walk's list as Ask computes it) and :class:`AskRetriever` (Ask's fused,
   reranked context). A node's id is its chunk id; its metadata carries the document id and title, the chunk's
