@@ -85,8 +85,8 @@ def test_the_stopwatch_times_blocks_and_calls():
 
 
 def test_only_the_adapter_imports_llama_index():
-    """LlamaIndex stays at the edge: no other module of services/retrieval imports it, and loading Search and
-    Ask does not import it."""
+    """LlamaIndex stays at the edge: no other module of services/retrieval imports it, and loading Search's and
+    Ask's modules does not import it (the graph store, LlamaIndex's, loads it when it opens)."""
     importers = []
     for path in sorted((ROOT / "services" / "retrieval").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
