@@ -13,7 +13,8 @@ from components.markdown_text import md_escape
 from components.rich_text import markdown_html, segments_text
 from services.container import Services
 from services.page_ref import page_ref
-from services.retrieval.search import SearchHit, SearchResponse
+from services.retrieval.ranked_chunk import RankedChunk
+from services.retrieval.search import SearchResponse
 
 _BADGE = ('<span style="display:inline-block;margin:0 6px 4px 0;padding:1px 8px;border-radius:10px;'
           'background:#eef2f7;color:#31465f;font-size:0.8rem">{}</span>')
@@ -30,7 +31,7 @@ _LISTS = {"question": "in the question's ranking (semantic + keyword)",
           "widened": "in the keyword search widened by the best results' words"}
 
 
-def score_lines(hit: SearchHit, mode: str) -> list[str]:
+def score_lines(hit: RankedChunk, mode: str) -> list[str]:
     """What placed the hit, for its "Scores" expander. Hybrid's score is one over the hit's best rank in the
     two lists it interleaves, so two hits can share it: say its rank in each list instead."""
     if mode == "hybrid" and hit.list_ranks:
@@ -45,14 +46,14 @@ def score_lines(hit: SearchHit, mode: str) -> list[str]:
     return lines
 
 
-def hit_place(hit: SearchHit) -> str:
+def hit_place(hit: RankedChunk) -> str:
     """Where the passage is, in the reader's terms: its page and heading (else its passage number)."""
     page = page_ref(hit.chunk_metadata)
     parts = ([page] if page else []) + ([" › ".join(hit.heading_path)] if hit.heading_path else [])
     return " · ".join(parts) or f"passage {hit.chunk_index + 1}"
 
 
-def show_hit(rank: int, hit: SearchHit, mode: str) -> None:
+def show_hit(rank: int, hit: RankedChunk, mode: str) -> None:
     head, link = st.columns([6, 1])
     head.markdown(f"**#{rank}** · {md_escape(hit_place(hit))}")
     link.page_link("pages/documents.py", label="Open passage", icon=":material/open_in_new:",
@@ -63,15 +64,15 @@ def show_hit(rank: int, hit: SearchHit, mode: str) -> None:
             st.caption(md_escape(line))
 
 
-def group_by_document(hits: list[SearchHit]) -> list[tuple[int, list[tuple[int, SearchHit]]]]:
+def group_by_document(hits: list[RankedChunk]) -> list[tuple[int, list[tuple[int, RankedChunk]]]]:
     """(document id, [(rank, hit)...]) in the order of each document's best hit."""
-    groups: dict[int, list[tuple[int, SearchHit]]] = {}
+    groups: dict[int, list[tuple[int, RankedChunk]]] = {}
     for rank, hit in enumerate(hits, start=1):
         groups.setdefault(hit.document_id, []).append((rank, hit))
     return list(groups.items())
 
 
-def linked_diagrams(hits: list[SearchHit]) -> dict[str, list[int]]:
+def linked_diagrams(hits: list[RankedChunk]) -> dict[str, list[int]]:
     """Each flowchart linked to a hit, with the ranks of its hits, in the order of its best hit."""
     found: dict[str, list[int]] = {}
     for rank, hit in enumerate(hits, start=1):

@@ -69,8 +69,8 @@ def setups(svc: Services) -> dict[str, Callable[[str], list[str]]]:
             "JOIN collections k ON k.id = cd.collection_id WHERE k.name = :n ORDER BY c.id"), {"n": COLLECTION}).all()
     reference = ReferenceBM25([(r.title, r.heading, r.text) for r in rows])
     retriever = svc.ask.retriever
-    summed = GraphAwareRetriever(search=retriever.search, collections=retriever.collections, graph=retriever.graph,
-                                 walk=retriever.walk, weights=retriever.weights, rrf_k=retriever.rrf_k, fusion="rrf")
+    summed = GraphAwareRetriever(core=retriever.core, weights=retriever.weights,
+                                 rrf_k=retriever.rrf_k, fusion="rrf")
 
     def search(mode: str) -> Callable[[str], list[str]]:
         return lambda q: [h.title for h in svc.search.search(q, collections=[COLLECTION], mode=mode,  # type: ignore[arg-type]

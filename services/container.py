@@ -30,6 +30,7 @@ from services.ingest.pipeline import IngestionService
 from services.jobs import JobService
 from services.long_lived import freeze_loaded
 from services.retrieval.conversations import ConversationService
+from services.retrieval.core import RetrievalCore
 from services.retrieval.memory import MemoryService
 from services.retrieval.search import SearchService
 from services.settings import Settings, get_settings
@@ -200,10 +201,10 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
     jobs.reap_stale()
     ingestion = IngestionService(settings=settings, embedder=embedder, collections=collections,
                                  documents=documents, jobs=jobs, graph=graph, llm=create_llm(settings))
-    search = SearchService(
+    search = SearchService(core=RetrievalCore(
         engine=engine, embedder=embedder, collections=collections, ef_search=settings.hnsw_ef_search,
         rrf_k=settings.rrf_k, semantic_weight=settings.semantic_weight, keyword_weight=settings.keyword_weight,
-    )
+    ))
     diagrams = DiagramService(engine=engine, graph=graph)
     conversations = ConversationService(engine=engine)
     memory = MemoryService(engine=engine, embedder=embedder)
@@ -214,14 +215,14 @@ def build_services(settings: Settings | None = None, *, embedder: TextEmbedder |
         from services.retrieval.retriever import GraphAwareRetriever
 
         walk = GraphWalk(engine=engine) if graph is not None else None
-        retriever = GraphAwareRetriever(search=search, collections=collections, graph=graph, walk=walk,
+        retriever = GraphAwareRetriever(core=search.core.with_graph(walk, graph),
                                         llm=create_llm(settings), rrf_k=settings.ask_rrf_k, fusion=settings.ask_fusion,
                                         weights={"semantic": settings.semantic_weight,
                                                  "keyword": settings.keyword_weight, "feedback": settings.keyword_weight,
                                                  "graph": settings.graph_weight})
         ask = AskService(settings=settings, retriever=retriever, conversations=conversations, memory=memory,
                          embedder=embedder, llm=create_llm(settings), diagrams=diagrams)
-        freeze_loaded()  # Ask's modules (LlamaIndex's retrieval, SciPy)
+        freeze_loaded()  # Ask's modules
         return ask
 
     freeze_loaded()  # the front end's and the stores' modules, loaded by now

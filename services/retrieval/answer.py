@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.retrieval.retriever import ContextChunk
+from services.retrieval.ranked_chunk import RankedChunk
 
 SYSTEM_PROMPT = (
     "You answer questions using ONLY the numbered context passages and facts provided in the user's message. "
@@ -38,7 +38,7 @@ class Answer:
     sentences: list[str] = field(default_factory=list)  # an extracted answer's quoted sentences, as in the text
 
 
-def map_citations(text: str, context: list[ContextChunk]) -> tuple[str, dict[int, int], int]:
+def map_citations(text: str, context: list[RankedChunk]) -> tuple[str, dict[int, int], int]:
     """Renumber the ``[n]`` markers that point at a context chunk in order of first use; drop the rest
     and count them. Returns the text, {new number: chunk id} and the count dropped."""
     number: dict[int, int] = {}  # chunk id -> number in the answer (a chunk twice in the context is one source)
@@ -56,7 +56,7 @@ def map_citations(text: str, context: list[ContextChunk]) -> tuple[str, dict[int
     return text, {new: chunk_id for chunk_id, new in number.items()}, dropped
 
 
-def quoted_sentences(text: str, citations: dict[int, int], context: list[ContextChunk]) -> dict[int, str]:
+def quoted_sentences(text: str, citations: dict[int, int], context: list[RankedChunk]) -> dict[int, str]:
     """For each citation, the sentence of its chunk closest in words to the answer's sentences that cite it."""
     chunks = {c.chunk_id: c for c in context}
     claims: dict[int, list[str]] = {}
@@ -79,14 +79,14 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2]
 
 
-def build_messages(question: str, context: list[ContextChunk], facts_text: str,
+def build_messages(question: str, context: list[RankedChunk], facts_text: str,
                    history: list[dict[str, str]]) -> list[dict[str, str]]:
     passages = "\n\n".join(f"[{i}] ({c.title}) {c.text}" for i, c in enumerate(context, start=1))
     user = f"Context passages:\n{passages}\n\n" + (f"Facts:\n{facts_text}\n\n" if facts_text else "") + f"Question: {question}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, *history, {"role": "user", "content": user}]
 
 
-def generate(llm: Any, messages: list[dict[str, str]], context: list[ContextChunk],
+def generate(llm: Any, messages: list[dict[str, str]], context: list[RankedChunk],
              on_token: Callable[[str], None] | None = None) -> Answer:
     pieces = []
     stream: Iterator[str] = llm.stream_chat(messages)

@@ -30,7 +30,8 @@ from services.retrieval.conversations import ConversationService
 from services.retrieval.extractive import ExtractiveAnswerer
 from services.retrieval.memory import MemoryService
 from services.retrieval.question import follow_up
-from services.retrieval.retriever import ContextChunk, GraphAwareRetriever
+from services.retrieval.ranked_chunk import RankedChunk
+from services.retrieval.retriever import GraphAwareRetriever
 from services.settings import Settings
 from services.stores.embeddings import in_background
 
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 _REMEMBER = re.compile(r"^\s*(?:please\s+)?remember(?:\s+that)?[:,]?\s+(?P<fact>.+)$", re.I | re.S)
 _RECALL = re.compile(r"\bwhat do you (?:remember|know) about me\b", re.I)
 MAX_QUESTION = 2000
+_NOT_STORED = {"text", "segments", "metadata"}  # a turn stores its context without the texts and document metadata
 # Keyword evidence that makes passages relevant whatever their similarity (a question in another language
 # than the text): the best keyword hit holds at least two of the question's words, carrying at least 60% of
 # the weight (IDF) of the question's words that the collections hold at all.
@@ -54,7 +56,7 @@ class AskResult:
     conversation_id: int
     question: str
     answer: Answer
-    context: list[ContextChunk] = field(default_factory=list)
+    context: list[RankedChunk] = field(default_factory=list)
     facts: list[Any] = field(default_factory=list)
     mermaid: str | None = None
     diagram_id: str | None = None
@@ -72,7 +74,7 @@ class AskService:
         self.embedder = embedder
         self.llm = llm
         self.diagrams = diagrams
-        self.answerer = ExtractiveAnswerer(retriever.search.engine, embedder, self._spacy)
+        self.answerer = ExtractiveAnswerer(retriever.core.engine, embedder, self._spacy)
 
     def of(self, *, conversations: ConversationService, memory: MemoryService) -> AskService:
         """The same Ask (retrieval, models) over one person's conversations and memory facts."""
@@ -131,11 +133,11 @@ class AskService:
             history_msgs = memory_turns + [{"role": t.role, "content": t.content} for t in history]
             facts_text = "\n".join(f"- {f.source} {f.relation.replace('_', ' ')} {f.target}{_validity(f)}"
                                    for f in used_facts)
-            context = self.answerer.order(query, context, self._collection_ids(collections))
+            context = self.answerer.order(query, context, retrieval.collection_ids)
             answer = generate(self.llm, build_messages(question, context, facts_text, history_msgs), context, on_token)
         else:
             diagnostics["memory"] = "not injected: no LLM configured (the extractive answer uses no prompt)"
-            answer = self.answerer.answer(question, query, context, self._collection_ids(collections), diagnostics)
+            answer = self.answerer.answer(question, query, context, retrieval.collection_ids, diagnostics)
             if answer.mode == "nothing":
                 answer.text = "The retrieved passages contain no sentence close enough to the question to quote."
         diagnostics["timings_ms"]["answer"] = (time.perf_counter() - t0) * 1000
@@ -143,10 +145,10 @@ class AskService:
         diagnostics["dropped_citations"] = answer.dropped_citations
         result = AskResult(conversation_id, question, answer, context, used_facts, diagnostics=diagnostics)
         self._diagram(result)
-        self._record(result, entities=self._turn_entities(retrieval.entities, answer, collections))
+        self._record(result, entities=self._turn_entities(retrieval.entities, answer, retrieval.collection_ids))
         return result
 
-    def _turn_entities(self, seeds: list[str], answer: Answer, collections: list[str] | None) -> list[str]:
+    def _turn_entities(self, seeds: list[str], answer: Answer, collection_ids: list[int]) -> list[str]:
         """What a turn was about, for the next turn's follow-up: the question's entities, then those of the
         passages the answer cited, in citation order ("she" after "who founded Zorbex?" is its founder)."""
         graph = self.retriever.graph
@@ -154,13 +156,8 @@ class AskService:
         keys = list(seeds)
         if graph is not None and cited:
             scores = {chunk: 1.0 / rank for rank, chunk in enumerate(cited, start=1)}
-            keys += [e.key for e in graph.entities_for_chunks(scores, self._collection_ids(collections), limit=5)
-                     if e.key not in keys]
+            keys += [e.key for e in graph.entities_for_chunks(scores, collection_ids, limit=5) if e.key not in keys]
         return keys
-
-    def _collection_ids(self, collections: list[str] | None) -> list[int]:
-        known = self.retriever.collections
-        return [c.id for c in (known.list() if not collections else [known.get(n) for n in collections])]
 
     def _memory_command(self, question: str) -> str | None:
         remember = _REMEMBER.match(question)
@@ -229,7 +226,8 @@ class AskService:
 
         details = {"mode": result.answer.mode, "citations": result.answer.citations, "quotes": result.answer.quotes,
                    "diagnostics": result.diagnostics, "diagram_id": result.diagram_id, "mermaid": result.mermaid,
-                   "context": [{k: v for k, v in dataclasses.asdict(c).items() if k != "text"} for c in result.context],
+                   "context": [{k: v for k, v in dataclasses.asdict(c).items() if k not in _NOT_STORED}
+                               for c in result.context],
                    "facts": [dataclasses.asdict(f) for f in result.facts]}
         self.conversations.add_turn(result.conversation_id, "assistant", result.answer.text,
                                     retrieved=retrieved, details=details)

@@ -29,7 +29,7 @@ from typing import Any
 
 from services.retrieval import sources
 from services.retrieval.question import LABELS, QuestionShape
-from services.retrieval.retriever import ContextChunk
+from services.retrieval.ranked_chunk import RankedChunk
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
@@ -49,7 +49,7 @@ SAME_DOCUMENT_SEVERAL = 0.6
 class Candidate:
     text: str
     n: int  # 1-based position of its chunk in the context
-    chunk: ContextChunk
+    chunk: RankedChunk
     terms: set[str] = field(default_factory=set)
     span: str | None = None  # the name of the asked type that answers, if any
     quoted: list[str] = field(default_factory=list)
@@ -70,7 +70,7 @@ class Evidence:
     source_terms: dict[int, set[str]] = field(default_factory=dict)  # document id -> its metadata's terms
 
 
-def candidate_sentences(context: list[ContextChunk], *, limit: int = 120) -> list[Candidate]:
+def candidate_sentences(context: list[RankedChunk], *, limit: int = 120) -> list[Candidate]:
     """The context's sentences (25–600 characters, headings out), each once, in context order."""
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -181,7 +181,7 @@ def render(shape: QuestionShape, picked: list[Candidate], ev: Evidence) -> tuple
     return lines, preface
 
 
-def context_order(candidates: list[Candidate], ev: Evidence, context: list[ContextChunk]) -> list[ContextChunk]:
+def context_order(candidates: list[Candidate], ev: Evidence, context: list[RankedChunk]) -> list[RankedChunk]:
     """The context reordered by its best sentence's score for the question (the LLM's prompt takes this order)."""
     for c, terms in zip(candidates, ev.sentence_terms, strict=True):
         c.terms = terms

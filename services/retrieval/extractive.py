@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from services.retrieval.answer import Answer, map_citations
 from services.retrieval.compose import Candidate, Evidence, candidate_sentences, choose, context_order, render
 from services.retrieval.question import QuestionShape, shape
-from services.retrieval.retriever import ContextChunk
+from services.retrieval.ranked_chunk import RankedChunk
 from services.stores import answer_terms
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class ExtractiveAnswerer:
         nlp = self.nlp()
         return list(nlp.pipe(texts, disable=[n for n in NER_OFF if n in nlp.pipe_names]))
 
-    def evidence(self, query: str, candidates: list[Candidate], context: list[ContextChunk],
+    def evidence(self, query: str, candidates: list[Candidate], context: list[RankedChunk],
                  collection_ids: list[int], speaker: str = "") -> Evidence:
         titles = list(dict.fromkeys(c.title for c in context))
         with self.engine.connect() as conn:
@@ -62,7 +62,7 @@ class ExtractiveAnswerer:
                         {n: by_title[c.title] for n, c in enumerate(context, start=1)}, similarity, metadata,
                         terms[1] & question_terms, dict(zip(docs, terms[k: k + len(docs)], strict=True)))
 
-    def answer(self, question: str, query: str, context: list[ContextChunk], collection_ids: list[int],
+    def answer(self, question: str, query: str, context: list[RankedChunk], collection_ids: list[int],
                diagnostics: dict[str, Any] | None = None) -> Answer:
         asked = self.shape(question)
         candidates = candidate_sentences(context)
@@ -83,7 +83,7 @@ class ExtractiveAnswerer:
         quotes = {n: first[cid] for n, cid in citations.items() if cid in first}
         return Answer(text, "extracted", citations, dropped, quotes, sentences=[c.text for c in picked])
 
-    def order(self, query: str, context: list[ContextChunk], collection_ids: list[int]) -> list[ContextChunk]:
+    def order(self, query: str, context: list[RankedChunk], collection_ids: list[int]) -> list[RankedChunk]:
         """The context in the order the offline answer would rank it (the LLM's prompt gets this order)."""
         candidates = candidate_sentences(context)
         if not candidates:

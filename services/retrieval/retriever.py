@@ -1,56 +1,46 @@
-"""Ask's retrieval: semantic and BM25 in parallel, BM25 with feedback, the graph walk, fused, then reranked.
+"""Ask's retrieval: the core's four lists, fused, reranked and loaded as the answer's context.
 
-1. :class:`SemanticRetriever` and :class:`KeywordRetriever` run in parallel; their fusion by reciprocal rank
-   is the first hop.
-2. The first hop's best two chunks feed the two lists that look a hop further, run in parallel: BM25 again
-   for the question expanded by pseudo-relevance feedback from their words (the ``feedback`` list), and the
-   graph walk, seeded by the question's entities, by the named entities those chunks name and by the
-   semantic hits (the bridge entity a second hop needs is often named in the passage that answers the first).
-3. The lists are fused by hop (``fusion="hops"``, the default): the question's own ranking (semantic + BM25 by
-   reciprocal rank, where agreement is evidence: :meth:`SearchService.first_hop`, Search's) is interleaved with the two lists that look
-   a hop further, the feedback list and the graph walk (:func:`services.retrieval.fusion.round_robin`), so
-   the walk's second hop is not buried by lists that cannot reach it. ``fusion="rrf"`` is the weighted
-   reciprocal-rank fusion of all four (k and the walk's weight in settings); chosen between on the first half
-   of hotpotqa-100 (docs/evaluation.md).
-4. With an LLM configured, it reranks the fused candidates (:class:`LLMReranker`). Offline, MMR
-   (:class:`MMRPostprocessor`) at lambda 0.95 demotes near-duplicate passages (overlapping chunks, a text
-   stored twice); at 0.7 it cost 0.05 recall@5 on hotpotqa-100, at 0.95 nothing.
+1. The retrieval core (services/retrieval/core.py) ranks, on the question's scope resolved once: semantic and
+   BM25 in parallel, their fusion by reciprocal rank (the first hop), then BM25 with feedback from the first
+   hop's best two chunks beside the graph walk, seeded by the question's entities, by the named entities those
+   chunks name and by the semantic hits (the bridge entity a second hop needs is often named in the passage
+   that answers the first).
+2. The lists are fused by hop (``fusion="hops"``, the default): the question's own ranking (semantic + BM25 by
+   reciprocal rank, where agreement is evidence: :meth:`RetrievalCore.first_hop`, Search's) is interleaved with
+   the two lists that look a hop further, the feedback list and the graph walk
+   (:func:`services.retrieval.fusion.round_robin`), so the walk's second hop is not buried by lists that cannot
+   reach it. ``fusion="rrf"`` is the weighted reciprocal-rank fusion of all four (k and the walk's weight in
+   settings); chosen between on the first half of hotpotqa-100 (docs/evaluation.md).
+3. With an LLM configured, it reranks the fused candidates (:func:`services.retrieval.rerank.llm_rerank`).
+   Offline, MMR (:func:`services.retrieval.fusion.mmr`) at lambda 0.95 demotes near-duplicate passages
+   (overlapping chunks, a text stored twice); at 0.7 it cost 0.05 recall@5 on hotpotqa-100, at 0.95 nothing.
+4. Only the chunks it returns (or, for the LLM, the candidates it reads) are loaded, as :class:`RankedChunk`.
 
-Every phase is timed for Ask's diagnostics. The class is a LlamaIndex ``BaseRetriever`` too: ``retrieve(str)``
-returns the final ``NodeWithScore`` list over every collection.
+Every phase is timed for Ask's diagnostics. LlamaIndex sees it as a ``BaseRetriever`` through
+services/retrieval/llamaindex_adapter.py.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from llama_index.core.retrievers import BaseRetriever
-from llama_index.core.schema import NodeWithScore, QueryBundle
+from sqlalchemy.engine import Connection
 
-from services.graph.model import Fact
-from services.retrieval.fusion import ranked, relative_score_fusion, round_robin, rrf
-from services.retrieval.graph_walk import GraphWalk
-from services.retrieval.postprocessors import LLMReranker, MMRPostprocessor
-from services.retrieval.retrievers import (
-    GraphWalkRetriever,
-    KeywordRetriever,
-    SemanticRetriever,
-    chunk_id,
-    load_nodes,
-)
-from services.retrieval.search import SearchService
+from services.retrieval.core import LISTS, Rankings, RetrievalCore, clean_query
+from services.retrieval.fusion import mmr, ranked, relative_score_fusion, round_robin, rrf
+from services.retrieval.ranked_chunk import RankedChunk
+from services.retrieval.rerank import llm_rerank
 from services.stores import chunk_store, keyword_ranking
 
 if TYPE_CHECKING:
-    from services.collections import CollectionService
+    from services.graph.model import Fact
     from services.graph.service import GraphService
+    from services.retrieval.graph_walk import GraphWalk
     from services.stores.llm import LLMClient
 
-RETRIEVERS = ("semantic", "keyword", "feedback", "graph")
+RETRIEVERS = LISTS
 FUSIONS = ("hops", "rrf", "relative")
 FIRST_HOP = ("semantic", "keyword")  # the question's own ranking; the others look one hop further
 # For fusion="rrf" (all four lists summed): k and the walk's weight were chosen on hotpotqa-100's first 50
@@ -59,24 +49,11 @@ FIRST_HOP = ("semantic", "keyword")  # the question's own ranking; the others lo
 # the other three together; a small k lets the first ranks of each list decide.
 DEFAULT_WEIGHTS = {"semantic": 1.0, "keyword": 1.0, "feedback": 1.0, "graph": 3.0}
 DEFAULT_RRF_K = 10
-FEEDBACK_CHUNKS = 2
-
-
-@dataclass
-class ContextChunk:
-    chunk_id: int
-    document_id: int
-    title: str
-    chunk_index: int
-    text: str
-    score: float
-    sources: dict[str, int] = field(default_factory=dict)  # retriever -> rank
-    chunk_metadata: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Retrieval:
-    chunks: list[ContextChunk]
+    chunks: list[RankedChunk]  # list_ranks: each retriever's rank of the chunk
     facts: list[Fact]
     entities: list[str]  # entity keys the graph walk started from
     counts: dict[str, int]
@@ -85,20 +62,16 @@ class Retrieval:
     strict_keyword_hits: int
     reranked_by: str = "none"
     keyword_evidence: tuple[int, float] = (0, 0.0)  # the best keyword hit: query words held, their IDF share
+    collection_ids: list[int] = field(default_factory=list)  # the scope it read, for the answer to read too
 
 
-class GraphAwareRetriever(BaseRetriever):
-    def __init__(self, *, search: SearchService, collections: CollectionService, graph: GraphService | None = None,
-                 walk: GraphWalk | None = None, llm: LLMClient | None = None, weights: dict[str, float] | None = None,
+class GraphAwareRetriever:
+    def __init__(self, *, core: RetrievalCore, llm: LLMClient | None = None, weights: dict[str, float] | None = None,
                  fusion: str = "hops", depth: int = 50, rrf_k: int = DEFAULT_RRF_K, mmr_lambda: float = 0.95,
                  use_mmr: bool = True, rerank_candidates: int = 20) -> None:
-        super().__init__()
         if fusion not in FUSIONS:
             raise ValueError(f"fusion must be one of {FUSIONS}, not {fusion!r}")
-        self.search = search
-        self.collections = collections
-        self.graph = graph
-        self.walk = walk
+        self.core = core
         self.llm = llm
         self.weights = dict(weights or DEFAULT_WEIGHTS)
         self.fusion = fusion
@@ -108,127 +81,76 @@ class GraphAwareRetriever(BaseRetriever):
         self.use_mmr = use_mmr
         self.rerank_candidates = rerank_candidates
 
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        result = self.gather(query_bundle.query_str, threshold=-1.0)
-        return [NodeWithScore(node=load_nodes(self.search, [c.chunk_id], {c.chunk_id: c.score}, "fused")[0].node,
-                              score=c.score) for c in result.chunks]
+    @property
+    def walk(self) -> GraphWalk | None:
+        return self.core.walk
+
+    @property
+    def graph(self) -> GraphService | None:
+        return self.core.graph
 
     def gather(self, query: str, collections: list[str] | None = None, *, limit: int = 6, threshold: float = 0.35,
                extra_entities: list[str] | None = None, retrievers: tuple[str, ...] = RETRIEVERS,
                on_phase: Callable[[str], None] | None = None) -> Retrieval:
         """The context for ``query``: fused, reranked chunks, the seed entities' facts, counts and timings.
-        ``on_phase("walking the graph")`` is called when the walk starts (Ask's progress display)."""
-        timings: dict[str, float] = {}
-        scope = collections or None
-        cids = [c.id for c in (self.collections.list() if scope is None else [self.collections.get(n) for n in scope])]
-        semantic_r = SemanticRetriever(self.search, collections=scope, limit=self.depth, threshold=threshold)
-        memo = keyword_ranking.BM25Memo()  # the feedback pass reuses the keyword pass's work
-        keyword_r = KeywordRetriever(self.search, collections=scope, limit=self.depth, memo=memo)
-        bundle = QueryBundle(query)
+        ``on_phase("walking the graph")`` is called when the walk starts (Ask's progress display). The semantic
+        list always runs: it seeds the walk and the feedback, and says how close the best passage is."""
+        query = clean_query(query)
+        scope = self.core.scope(collections or None, vectors=True)
+        with self.core.engine.connect() as conn:
+            found = self.core.rank(conn, query, scope, lists={"semantic", *retrievers}, depth=self.depth,
+                                   threshold=threshold, extra_entities=extra_entities,
+                                   on_walk=(lambda: on_phase("walking the graph")) if on_phase else None)
+            watch = found.watch
+            lists = {name: found.order(name) for name in RETRIEVERS if name in retrievers}
+            with watch.phase("fuse"):
+                order, fused = self.fuse(lists, {name: getattr(found, name) for name in lists})
+            with watch.phase("rerank"):
+                chunks, reranked_by = self._rerank(conn, found, query, order, fused, limit, lists)
+            with watch.phase("keyword_evidence"):  # chunks with every word: relevant whatever their similarity
+                keyword = lists.get("keyword", [])
+                strict = len(chunk_store.matching_every_word(conn, keyword, query))
+                evidence = keyword_ranking.keyword_evidence(conn, keyword[0], query, scope.ids) if keyword else (0, 0.0)
+        counts = {name: len(lists.get(name, [])) for name in RETRIEVERS} | {"fused": len(order), "returned": len(chunks)}
+        best = max(found.semantic.values(), default=None)
+        return Retrieval(chunks, found.facts, found.entities, counts, watch.ms, best, strict, reranked_by, evidence,
+                         scope.ids)
 
-        def timed(name: str, fn: Any, *args: Any) -> Any:
-            t0 = time.perf_counter()
-            try:
-                return fn(*args)
-            finally:
-                timings[name] = (time.perf_counter() - t0) * 1000
-
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            sem_f = pool.submit(timed, "semantic", semantic_r.retrieve, bundle)
-            kw_f = pool.submit(timed, "keyword", keyword_r.retrieve, bundle) if "keyword" in retrievers else None
-            semantic = sem_f.result()
-            keyword = kw_f.result() if kw_f else []
-            # The first hop's best chunks feed both lists that look further: their words expand the question
-            # for BM25, their named entities seed the walk (the bridge entity a second hop needs).
-            first = self.search.first_hop([chunk_id(n) for n in semantic],
-                                          [chunk_id(n) for n in keyword])[:FEEDBACK_CHUNKS]
-            if on_phase is not None and "graph" in retrievers:
-                on_phase("walking the graph")
-            graph_f = pool.submit(timed, "graph", self._walk, query, semantic, first, cids, extra_entities or [], scope) \
-                if "graph" in retrievers else None
-            feedback: list[NodeWithScore] = []
-            if "feedback" in retrievers and keyword:
-                feedback = timed("feedback", KeywordRetriever(self.search, collections=scope, limit=self.depth,
-                                                              feedback=first, memo=memo).retrieve, bundle)
-            graph_nodes, facts, entity_keys = graph_f.result() if graph_f else ([], [], [])
-        lists = {"semantic": semantic if "semantic" in retrievers else [], "keyword": keyword, "feedback": feedback,
-                 "graph": graph_nodes}
-        t0 = time.perf_counter()
-        candidates = self._fuse(lists)
-        timings["fuse"] = (time.perf_counter() - t0) * 1000
-        t0 = time.perf_counter()
-        final, reranked_by = self._rerank(candidates, query, limit)
-        timings["rerank"] = (time.perf_counter() - t0) * 1000
-        ranks = {name: {chunk_id(n): i for i, n in enumerate(nodes, start=1)} for name, nodes in lists.items()}
-        chunks = [self._context(n, ranks) for n in final]
-        best = max((float(n.node.metadata.get("semantic_score") or n.score or 0.0) for n in semantic), default=None)
-        counts = {"semantic": len(lists["semantic"]), "keyword": len(keyword), "feedback": len(feedback),
-                  "graph": len(graph_nodes),
-                  "fused": len(candidates), "returned": len(chunks)}
-        with self.search.engine.connect() as conn:  # chunks with every word: relevant whatever their similarity
-            strict = len(chunk_store.matching_every_word(conn, [chunk_id(n) for n in keyword], query))
-            evidence = keyword_ranking.keyword_evidence(conn, chunk_id(keyword[0]), query, cids) \
-                if keyword else (0, 0.0)
-        return Retrieval(chunks, facts, entity_keys, counts, timings, best, strict, reranked_by, evidence)
-
-    def _walk(self, query: str, semantic: list[NodeWithScore], feedback: list[int], cids: list[int], extra: list[str],
-              scope: list[str] | None) -> tuple[list[NodeWithScore], list[Fact], list[str]]:
-        """The walk's top chunks (seeded by the question's entities, the previous turn's, those the first hop's
-        best chunks name and the semantic hits), the facts of the entities it started from, for the answer,
-        and the question's entity keys."""
-        if self.walk is None or not cids:
-            return [], [], []
-        retriever = GraphWalkRetriever(self.walk, SemanticRetriever(self.search, collections=scope), self.collections,
-                                       scope=scope, limit=self.depth)
-        result = retriever.walk_from(query, semantic, extra, feedback)
-        asked = [e.key for e in result.seeds]
-        keys = asked + [e.key for e in result.feedback]
-        facts: dict[str, Fact] = {}
-        if self.graph is not None:
-            if not keys and semantic:  # no entity named: those of the best passages, for the answer's facts
-                top = {chunk_id(n): n.score or 0.0 for n in semantic[:5]}
-                keys = [e.key for e in self.graph.entities_for_chunks(top, cids, limit=5)]
-            for key in keys[:8]:
-                for fact in self.graph.facts_of_entity(key, cids, limit=60):
-                    facts.setdefault(fact.id, fact)
-        top_ids = ranked(result.scores)[: self.depth]
-        return load_nodes(self.search, top_ids, result.scores, "graph"), list(facts.values()), asked or keys
-
-    def _fuse(self, lists: dict[str, list[NodeWithScore]]) -> list[NodeWithScore]:
-        """The fused candidates, best first, each node once with its fused score."""
-        nodes = {chunk_id(n): n for ns in lists.values() for n in reversed(ns)}
-        ids = {name: [chunk_id(n) for n in ns] for name, ns in lists.items() if ns}
+    def fuse(self, lists: dict[str, list[int]],
+             scores: dict[str, dict[int, float]] | None = None) -> tuple[list[int], dict[int, float]]:
+        """The fused candidates, best first, and their fused scores, from each list's ids (best first);
+        ``scores``, each list's own, for ``fusion="relative"``."""
+        ids = {name: found for name, found in lists.items() if found}
         if self.fusion == "hops":  # a list weighted 0 is left out, as in the sums
             further = [ids[name] for name in RETRIEVERS
                        if name in ids and name not in FIRST_HOP and self.weights.get(name, 0.0) > 0]
-            first = self.search.first_hop(ids.get("semantic", []), ids.get("keyword", []))
-            order, fused = round_robin([h for h in [first, *further] if h])
-            return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in order]
+            first = self.core.first_hop(ids.get("semantic", []), ids.get("keyword", []))
+            return round_robin([h for h in [first, *further] if h])
         if self.fusion == "rrf":
-            fused = rrf([(ns, self.weights.get(name, 0.0)) for name, ns in ids.items()], self.rrf_k)
+            fused = rrf([(found, self.weights.get(name, 0.0)) for name, found in ids.items()], self.rrf_k)
         else:
-            fused = relative_score_fusion({name: {chunk_id(n): n.score or 0.0 for n in ns}
-                                           for name, ns in lists.items() if ns}, self.weights)
-        return [NodeWithScore(node=nodes[c].node, score=fused[c]) for c in ranked(fused)]
+            fused = relative_score_fusion({name: (scores or {})[name] for name in ids}, self.weights)
+        return ranked(fused), fused
 
-    def _rerank(self, candidates: list[NodeWithScore], query: str, limit: int) -> tuple[list[NodeWithScore], str]:
-        bundle = QueryBundle(query)
-        pool = candidates[: max(self.rerank_candidates, limit)]
+    def _rerank(self, conn: Connection, found: Rankings, query: str, order: list[int], fused: dict[int, float],
+                limit: int, lists: dict[str, list[int]]) -> tuple[list[RankedChunk], str]:
+        """The ``limit`` chunks of the context, loaded, and what reranked them: the LLM (it reads the fused top
+        ``rerank_candidates``), MMR over the top ``3 x limit``'s stored vectors, or nothing."""
+        pool = order[: max(self.rerank_candidates, limit)]
+
+        def load(ids: list[int]) -> list[RankedChunk]:
+            return self.core.chunks(conn, found, [(c, fused[c]) for c in ids], query, lists=lists)
+
         if self.llm is not None:
-            return LLMReranker(self.llm, top_n=limit).postprocess_nodes(pool, query_bundle=bundle), "llm"
+            candidates = load(pool)
+            picked = llm_rerank(self.llm, query, [(c.title, c.text) for c in candidates], limit)
+            for i, relevance in picked:
+                candidates[i].score = candidates[i].score if relevance is None else relevance
+            return [candidates[i] for i, _ in picked], "llm"
         if self.use_mmr and len(pool) > limit:
-            mmr = MMRPostprocessor(self.search.embedder, self._vectors, top_n=limit, lam=self.mmr_lambda)
-            return mmr.postprocess_nodes(pool[: max(limit * 3, limit)], query_bundle=bundle), "mmr"
-        return pool[:limit], "none"
-
-    def _vectors(self, ids: list[int]) -> Any:
-        with self.search.engine.connect() as conn:
-            return chunk_store.vectors(conn, ids)
-
-    @staticmethod
-    def _context(node: NodeWithScore, ranks: dict[str, dict[int, int]]) -> ContextChunk:
-        meta = node.node.metadata
-        cid = chunk_id(node)
-        return ContextChunk(cid, int(meta["document_id"]), str(meta["title"]), int(meta["chunk_index"]),
-                            node.node.get_content(), float(node.score or 0.0),
-                            {name: r[cid] for name, r in ranks.items() if cid in r}, dict(meta.get("chunk_metadata") or {}))
+            candidates_ids = pool[: limit * 3]
+            vectors = chunk_store.vectors(conn, candidates_ids)
+            chosen = mmr(self.core.embedder.embed_query(query), vectors, [fused[c] for c in candidates_ids], limit,
+                         self.mmr_lambda)
+            return load([candidates_ids[i] for i in chosen]), "mmr"
+        return load(pool[:limit]), "none"

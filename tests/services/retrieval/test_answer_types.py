@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from services.ingest.requests import text_request
-from services.retrieval.retriever import ContextChunk
+from services.retrieval.ranked_chunk import RankedChunk
 
 SPEECHES = [
     ("Annual message 1846", "James K. Polk", 1846,
@@ -108,8 +108,8 @@ def test_no_sentence_of_the_asked_type_is_said_plainly(services):
 def test_an_extractive_answer_quotes_a_repeated_sentence_once(services):
     """Overlapping chunks hold the same sentence: the answer quotes it once, cited to its first chunk."""
     same = "Long before the advance of our Army to the Rio Grande we had ample cause of war against Mexico."
-    context = [ContextChunk(1, 1, "1846", 0, f"The session opened. {same}", 1.0),
-               ContextChunk(2, 1, "1846", 1, f"{same} Congress was told so.", 0.9)]
+    context = [RankedChunk(1, 1, "1846", chunk_index=0, text=f"The session opened. {same}", score=1.0),
+               RankedChunk(2, 1, "1846", chunk_index=1, text=f"{same} Congress was told so.", score=0.9)]
     question = "Why was there war with Mexico?"
     answer = services.ask.answerer.answer(question, question, context, [])
     assert answer.text.count(same) == 1 and answer.citations[1] == 1, answer.text

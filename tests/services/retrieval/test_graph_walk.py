@@ -7,13 +7,11 @@ import uuid
 import numpy as np
 import pytest
 import sqlalchemy as sa
-from llama_index.core.schema import NodeWithScore, TextNode
 
 from services.ingest.requests import text_request
 from services.retrieval.fusion import ranked, round_robin, rrf
 from services.retrieval.graph_walk import _within, longest_matches, personalized_pagerank, question_keys
 from services.retrieval.retriever import GraphAwareRetriever
-from services.retrieval.retrievers import chunk_id
 from services.stores import walk_store
 from services.stores.walk_store import WalkEntity
 
@@ -149,7 +147,7 @@ def test_ask_retrieval_finds_the_hop_semantic_search_misses(services, zorbex):
                                               threshold=-1)
     titles = [c.title for c in retrieval.chunks]
     assert "Hobby" in titles and retrieval.entities == ["zorbex"]
-    assert retrieval.chunks[titles.index("Hobby")].sources.get("graph")
+    assert retrieval.chunks[titles.index("Hobby")].list_ranks.get("graph")
 
 
 @pytest.fixture
@@ -206,18 +204,17 @@ def test_ask_fuses_by_hop_first_hop_rrf_interleaved_with_feedback_and_walk(servi
     """Ask's default fusion, recomputed from each chunk's rank in every list: the RRF of semantic and BM25
     (Search's k and weights), then the feedback list and the walk, interleaved in that order."""
     base = services.ask.retriever
-    retriever = GraphAwareRetriever(search=base.search, collections=base.collections, graph=base.graph,
-                                    walk=base.walk, weights=base.weights, use_mmr=False)
+    retriever = GraphAwareRetriever(core=base.core, weights=base.weights, use_mmr=False)
     result = retriever.gather("What does the founder of Zorbex grow in summer?", [zorbex_and_distractors],
                               limit=200, threshold=-1)
     assert result.counts["fused"] == len(result.chunks)  # every candidate returned: the lists are complete
     assert result.counts["feedback"] and result.counts["graph"]
-    rank_of = {c.chunk_id: c.sources for c in result.chunks}
+    rank_of = {c.chunk_id: c.list_ranks for c in result.chunks}
 
     def ranked_by(name: str) -> list[int]:
         return sorted((c for c, r in rank_of.items() if name in r), key=lambda c: rank_of[c][name])
 
-    k, w = base.search.rrf_k, base.weights
+    k, w = base.core.rrf_k, base.weights
     first = {c: sum(w[n] / (k + r[n]) for n in ("semantic", "keyword") if n in r) for c, r in rank_of.items()
              if "semantic" in r or "keyword" in r}
     lists = [sorted(first, key=lambda c: (-first[c], c)), ranked_by("feedback"), ranked_by("graph")]
@@ -229,17 +226,13 @@ def test_ask_fuses_by_hop_first_hop_rrf_interleaved_with_feedback_and_walk(servi
 
 
 def test_hop_fusion_takes_the_first_hop_then_the_feedback_list_then_the_walk(services):
-    """Ask's _fuse on given lists: semantic [1, 2] and BM25 [2, 3] make the first hop [2, 1, 3]; each round
+    """Ask's fusion of given lists: semantic [1, 2] and BM25 [2, 3] make the first hop [2, 1, 3]; each round
     then takes the first hop's, the feedback list's and the walk's next new chunk, in that order."""
     base = services.ask.retriever
-    retriever = GraphAwareRetriever(search=base.search, collections=base.collections, weights=base.weights)
-
-    def nodes(ids: list[int]) -> list[NodeWithScore]:
-        return [NodeWithScore(node=TextNode(text=str(i), id_=str(i), metadata={"chunk_id": i}), score=1.0) for i in ids]
-
-    lists = {"semantic": nodes([1, 2]), "keyword": nodes([2, 3]), "feedback": nodes([4, 5]), "graph": nodes([6, 4])}
-    fused = retriever._fuse(lists)
-    assert [chunk_id(n) for n in fused] == [2, 4, 6, 1, 5, 3]
-    assert [n.score for n in fused] == [1.0, 1.0, 1.0, 0.5, 0.5, 1 / 3]
+    retriever = GraphAwareRetriever(core=base.core, weights=base.weights)
+    lists = {"semantic": [1, 2], "keyword": [2, 3], "feedback": [4, 5], "graph": [6, 4]}
+    order, fused = retriever.fuse(lists)
+    assert order == [2, 4, 6, 1, 5, 3]
+    assert [fused[c] for c in order] == [1.0, 1.0, 1.0, 0.5, 0.5, 1 / 3]
     retriever.weights = {**base.weights, "graph": 0.0}  # a list weighted 0 is left out
-    assert [chunk_id(n) for n in retriever._fuse(lists)] == [2, 4, 1, 5, 3]
+    assert retriever.fuse(lists)[0] == [2, 4, 1, 5, 3]

@@ -17,10 +17,18 @@ from llama_index.core.vector_stores.types import (
 )
 
 from services.errors import ValidationFailed
-from services.retrieval.postprocessors import LLMReranker
-from services.retrieval.retrievers import GraphWalkRetriever, KeywordRetriever, SemanticRetriever
-from services.retrieval.vector_store import ChunkVectorStore, WorkbenchEmbedding
+from services.retrieval.llamaindex_adapter import (
+    AskRetriever,
+    ChunkVectorStore,
+    GraphWalkRetriever,
+    KeywordRetriever,
+    LLMReranker,
+    MMRPostprocessor,
+    SemanticRetriever,
+    WorkbenchEmbedding,
+)
 from services.settings import Settings
+from services.stores import chunk_store
 from services.stores.llm import LLMClient
 from tests.utils.fake_openai import FakeOpenAI
 
@@ -79,12 +87,54 @@ def test_the_retrievers_are_llamaindex_retrievers(services, zorbex):
     name, _ = zorbex
     semantic = SemanticRetriever(services.search, collections=[name], limit=3)
     keyword = KeywordRetriever(services.search, collections=[name], limit=3)
-    walk = GraphWalkRetriever(services.ask.retriever.walk, semantic, services.collections, scope=[name], limit=3)
-    for retriever in (semantic, keyword, walk, services.ask.retriever):
+    walk = GraphWalkRetriever(services.ask.retriever.core, collections=[name], limit=3)
+    ask = AskRetriever(services.ask.retriever, collections=[name], limit=3)
+    for retriever in (semantic, keyword, walk, ask):
         assert isinstance(retriever, BaseRetriever)
         nodes = retriever.retrieve("Who founded Zorbex?")
         assert nodes and all(isinstance(n, NodeWithScore) for n in nodes)
         assert any("Ivana Petrova founded Zorbex" in n.node.get_content() for n in nodes), retriever
+
+
+def test_the_retrievers_give_the_cores_rankings_as_nodes(services, zorbex):
+    """Each LlamaIndex retriever returns what the app's own paths get from the core, in the same order with the
+    same scores: Search's modes, the walk's list and Ask's context."""
+    name, _ = zorbex
+    question = "What does the founder of Zorbex grow in summer?"
+    for mode, retriever in (("semantic", SemanticRetriever), ("keyword", KeywordRetriever)):
+        hits = services.search.search(question, collections=[name], mode=mode, threshold=-1, limit=5).hits
+        nodes = retriever(services.search, collections=[name], limit=5).retrieve(question)
+        assert [(n.node.node_id, n.score) for n in nodes] == [(str(h.chunk_id), h.score) for h in hits]
+    context = services.ask.retriever.gather(question, [name], limit=3, threshold=-1).chunks
+    nodes = AskRetriever(services.ask.retriever, collections=[name], limit=3).retrieve(question)
+    assert [(n.node.node_id, n.score) for n in nodes] == [(str(c.chunk_id), c.score) for c in context]
+    walk_only = services.ask.retriever.gather(question, [name], limit=50, threshold=-1, retrievers=("graph",))
+    walked = GraphWalkRetriever(services.ask.retriever.core, collections=[name], limit=50).retrieve(question)
+    assert [n.node.node_id for n in walked] == [str(c.chunk_id) for c in walk_only.chunks]
+    assert "Hobby" in [n.node.metadata["title"] for n in walked]  # the second hop, which the question never names
+
+
+def test_mmr_postprocessor_demotes_a_near_duplicate(services, collection):
+    """Two copies of one passage and another: MMR keeps one copy and the other passage."""
+    from services.ingest.requests import text_request
+
+    texts = {"A": "Ivana Petrova grows tomatoes in her garden every summer.",
+             "A copy": "Ivana Petrova grows tomatoes in her garden every summer!",
+             "B": "Zorbex sells robotic lawn mowers across Europe."}
+    for title, text in texts.items():
+        services.ingestion.run(text_request(collection, title=title, text=text))
+    hits = services.search.search("Ivana's tomatoes", collections=[collection], mode="semantic", threshold=-1).hits
+    nodes = [NodeWithScore(node=TextNode(id_=str(h.chunk_id), text=h.text, metadata={"chunk_id": h.chunk_id,
+                                                                                    "title": h.title}), score=1.0)
+             for h in sorted(hits, key=lambda h: h.title)]
+
+    def vectors(ids: list[int]):
+        with services.engine.connect() as conn:
+            return chunk_store.vectors(conn, ids)
+
+    out = MMRPostprocessor(services.embedder, vectors, top_n=2, lam=0.5).postprocess_nodes(
+        nodes, query_bundle=QueryBundle("Ivana's tomatoes"))
+    assert [n.node.metadata["title"] for n in out] == ["A", "B"]
 
 
 def test_llm_reranker_reorders_by_the_models_ranking(services):
@@ -124,8 +174,7 @@ def test_ask_with_an_llm_reranks_the_fused_candidates(services, zorbex):
     with FakeOpenAI(respond) as server:
         llm = LLMClient(Settings(openai_base_url=server.base_url, llm_model="fake-chat"))
         base = services.ask.retriever
-        retriever = GraphAwareRetriever(search=base.search, collections=base.collections, graph=base.graph,
-                                        walk=base.walk, llm=llm, weights=base.weights)
+        retriever = GraphAwareRetriever(core=base.core, llm=llm, weights=base.weights)
         result = retriever.gather("Who founded Zorbex?", [name], limit=3, threshold=-1)
     assert result.reranked_by == "llm" and result.chunks[0].title == "Hobby"
     assert len(result.chunks) == 3

@@ -8,7 +8,7 @@ import pytest
 
 from services.retrieval.answer import map_citations, quoted_sentences
 from services.retrieval.fusion import mmr, round_robin, rrf
-from services.retrieval.retriever import ContextChunk
+from services.retrieval.ranked_chunk import RankedChunk
 from services.settings import Settings
 
 
@@ -35,16 +35,16 @@ def test_mmr_prefers_novelty_over_a_near_duplicate():
 
 
 def test_citation_mapping_drops_markers_that_point_nowhere():
-    context = [ContextChunk(11, 1, "a", 0, "x", 1.0), ContextChunk(22, 2, "b", 0, "y", 0.5)]
+    context = [RankedChunk(11, 1, "a", chunk_index=0, text="x", score=1.0), RankedChunk(22, 2, "b", chunk_index=0, text="y", score=0.5)]
     text, citations, dropped = map_citations("First [1]. Second [2][7]. Third [0].", context)
     assert citations == {1: 11, 2: 22} and dropped == 2
     assert text == "First [1]. Second [2]. Third ."
 
 
 def test_citations_are_numbered_in_order_of_first_use_with_the_sentence_they_quote():
-    context = [ContextChunk(11, 1, "a", 0, "Rain fell. Alice founded Acme in 2001. Bob sells kites.", 1.0),
-               ContextChunk(22, 2, "b", 0, "Nothing here.", 0.9),
-               ContextChunk(33, 3, "c", 0, "Carol runs Acme today. It grew fast.", 0.5)]
+    context = [RankedChunk(11, 1, "a", chunk_index=0, text="Rain fell. Alice founded Acme in 2001. Bob sells kites.", score=1.0),
+               RankedChunk(22, 2, "b", chunk_index=0, text="Nothing here.", score=0.9),
+               RankedChunk(33, 3, "c", chunk_index=0, text="Carol runs Acme today. It grew fast.", score=0.5)]
     text, citations, dropped = map_citations("Carol runs Acme [3]. Alice founded it [1], Carol said [3].", context)
     assert text == "Carol runs Acme [1]. Alice founded it [2], Carol said [1]."
     assert citations == {1: 33, 2: 11} and dropped == 0
@@ -64,7 +64,7 @@ def test_graph_expansion_brings_in_a_chunk_semantic_search_misses(services, zorb
     assert "Hobby" not in {c.title for c in semantic_only.chunks}
     full = retriever.gather(question, [name], threshold=threshold)
     hobby = next(c for c in full.chunks if c.title == "Hobby")
-    assert "graph" in hobby.sources and "semantic" not in hobby.sources
+    assert "graph" in hobby.list_ranks and "semantic" not in hobby.list_ranks
     assert "zorbex" in full.entities  # the walk started from the entity the question names
 
 
