@@ -15,7 +15,7 @@ from sqlalchemy import event
 from services.retrieval.retriever import GraphAwareRetriever
 from services.retrieval.stopwatch import Stopwatch
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 COLLECTION_READ = "AS chunk_count\nFROM collections c"  # CollectionService's SELECT (get and list)
 
 
