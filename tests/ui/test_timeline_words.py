@@ -51,7 +51,7 @@ def a_year_and_a_first_of_january(services):
     services.ingestion.run(text_request(name, title="Acme", text="In 1998 Ada Chen became CEO of Acme Corp. On 1 January "
                                                                 "2005 Ben Okafor became CEO of Acme Corp."))
     yield name
-    services.collections.delete(name)
+    services.deletion.delete_collection(name)
 
 
 def test_a_year_reads_as_a_year_and_a_first_of_january_as_a_day(a_year_and_a_first_of_january):
