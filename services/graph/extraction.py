@@ -41,7 +41,8 @@ __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
 TOPIC_KEY = "rag_topic"
 TITLE_KEY = "rag_title"
 _ALIAS = re.compile(r"^\s*[(,;]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
-                    r"known as|or simply|originally|(?:usually |commonly |often |sometimes |also )?(?:referred to as|called))\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
+                    r"known as|or simply|originally|(?:usually |commonly |often |sometimes |also )?"
+                    r"(?:referred to as|called))\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
                     r"of|the|al|bin|y|da|di|du|la|le)){0,6})")
 _MONTH = re.compile(r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(\s+\d|$)")
 _ACRONYM = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
