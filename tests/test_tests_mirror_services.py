@@ -5,6 +5,7 @@ and no top-level family of tests/ is named after a service package (its tests be
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,24 @@ def test_the_test_finder_counts_functions_and_methods(tmp_path: Path):
     assert _test_functions(sample) == ["test_a", "test_b", "TestC.test_d"]
     (tmp_path / "test_empty.py").write_text("X = 1\n", encoding="utf-8")
     assert _test_functions(tmp_path / "test_empty.py") == []
+
+
+_ROOT_LINE = re.compile(r"^ROOT = Path\(__file__\)\.resolve\(\)\.parents\[(\d+)\]$", re.M)
+
+
+def _root_claims() -> list[tuple[str, Path]]:
+    """Each test module's ``ROOT = Path(__file__).resolve().parents[n]`` and the folder it names."""
+    claims = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for found in _ROOT_LINE.finditer(path.read_text(encoding="utf-8")):
+            claims.append((str(path.relative_to(ROOT)), path.resolve().parents[int(found.group(1))]))
+    return claims
+
+
+def test_every_tests_root_is_the_repository():
+    """A test moved one folder deeper keeps its ``parents[n]``: its subprocesses then start in tests/, where
+    ``import services`` finds tests/services (CI failed on that once, in tests/services/graph/test_nlp.py)."""
+    claims = _root_claims()
+    assert len(claims) >= 20
+    wrong = [name for name, root in claims if root != ROOT]
+    assert not wrong, f"ROOT is not the repository root in {wrong}"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from services.settings import get_settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TEXT = "In 1998 Ada Chen became CEO of Acme Corp. in Springfield, and she said it would grow."
 PARSE = """
 import json, sys
