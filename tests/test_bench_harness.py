@@ -170,14 +170,17 @@ def test_cli_bench_reads_importtime_lines():
 
     stderr = "\n".join([
         "import time: self [us] | cumulative | imported package",
-        "import time:       100 |        100 |     torch._C",
-        "import time:       400 |        500 |   torch",
-        "import time:        50 |        550 | cli.main",
+        "import time:       100 |       1100 |     torch._C",
+        "import time:       400 |       1500 |   torch",
+        "import time:        50 |       1550 | cli.main",
         "some other line",
     ])
     rows = parse_importtime(stderr)
-    assert rows == [("torch._C", 2, 100, 100), ("torch", 1, 400, 500), ("cli.main", 0, 50, 550)]
+    assert rows == [("torch._C", 2, 100, 1100), ("torch", 1, 400, 1500), ("cli.main", 0, 50, 1550)]
     profile = import_profile(rows)
     assert profile["total_ms"] == 0.55 and profile["modules"] == 3 and profile["heavy_imported"] == ["torch"]
     assert profile["by_package_ms"] == {"torch": 0.5, "cli": 0.05}
+    # a try-import that failed at once (torch hidden from thinc: sys.modules["torch"] = None) is no import
+    blocked = parse_importtime("import time:         8 |          8 |   torch\nimport time: 50 | 58 | thinc.compat")
+    assert import_profile(blocked)["heavy_imported"] == []
     assert list(profile["largest_imports_ms"]) == ["cli.main", "torch"]
