@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.utils.family_times import family_lines
+
 _DATA_DIR = Path(tempfile.mkdtemp(prefix="rag-test-"))
 os.environ["RAG_DATA_DIR"] = str(_DATA_DIR)
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -62,6 +64,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     missing = [*skipped, *_ran_narrower]
     if missing:
         terminalreporter.stats["without ../shared/data (CI=true fails them)"] = missing
+    reports = [r for value in terminalreporter.stats.values() for r in value if hasattr(r, "when")]
+    if reports:
+        terminalreporter.write_sep("=", "time per test family (setup + call + teardown, summed)")
+        for line in family_lines(reports):
+            terminalreporter.write_line(line)
 
 
 _external: list = []  # the servers started for --stores=external, stopped at the end of the session
