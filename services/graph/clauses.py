@@ -40,6 +40,15 @@ ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", 
 UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view", "treat", "bear", "borne", "communicate",
           "submit", "transmit", "suppose", "hope", "trust", "owe", "pledge", "invite", "lay", "present",
           "request", "ask", "urge", "instruct"}
+# Verbs that characterise their object with "as": "claimed this river as her boundary", "described the track as a
+# classic", "identified them as vulnerable" say what the subject holds the object to be, not that it won, found or
+# declared it.
+CHARACTERISING = {"claim", "describe", "identify", "recognize", "recognise", "classify", "define", "list", "rank",
+                  "hail", "cite", "count", "acknowledge", "accept", "label", "brand", "characterize", "characterise"}
+# Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
+# Nueces and the Rio Grande" is the part that lies there, not the State.
+PARTITIVE = {"part", "portion", "section", "half", "rest", "remainder", "piece", "segment", "stretch", "strip",
+             "corner", "side", "end", "most", "much", "some", "area", "region", "territory", "tract", "parcel"}
 
 
 def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
@@ -47,6 +56,9 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
     work ("her first novel was published by Two Dollar Radio": the novel has no name, its author has)."""
     passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children) or \
         (verb.dep_ == "acl" and verb.tag_ == "VBN")
+    qualified = _trailing_participle(verb)
+    if qualified is not None:
+        return resolver.refs(qualified), passive, []
     node = verb
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
@@ -100,7 +112,25 @@ def _qualified(participle: Any) -> Any:
     comma = first > 0 and participle.doc[first - 1].text == ","
     while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
         head = head.head.head
-    return head
+    return _whole(head)
+
+
+def _whole(noun: Any) -> Any:
+    """The noun a participle after ``noun`` qualifies, through partitive "of"s: in "that part of the territory of
+    that State lying between" the part lies there, not the State."""
+    while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.lemma_.lower() in PARTITIVE:
+        noun = noun.head.head
+    return noun
+
+
+def _trailing_participle(verb: Any) -> Any | None:
+    """The noun a subjectless participle right after it qualifies, where the parser hung the participle on a verb
+    ("surrendering … that part of the territory of that State lying between …": lying is no clause of its own)."""
+    if verb.dep_ != "advcl" or verb.tag_ not in ("VBG", "VBN") or verb.i == 0 or \
+            any(c.dep_ in SUBJECTS for c in verb.children):
+        return None
+    before = verb.doc[verb.i - 1]
+    return _whole(before) if before.pos_ in ("NOUN", "PROPN") else None
 
 
 def _owners(noun: Any, resolver: Resolver) -> list[Ref]:
@@ -172,7 +202,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(subject, held, raw, obj, anchors))
                 elif prep.lower_ in ("in", "at") and obj.label == "EVENT":
                     out.append(Triple(subject, "competed_in", raw, obj, anchors))
-                elif prep.lower_ in ("from", "in", "of") and class_label(noun.lemma_) in ("PERSON", "ORG"):
+                elif (prep.lower_ in ("from", "in") or (prep.lower_ == "of" and kind(obj.label) == "place")) \
+                        and class_label(noun.lemma_) in ("PERSON", "ORG"):  # "the first band of the Big Four": no place
                     out.append(Triple(subject, "comes_from" if prep.lower_ == "from" else "based_in", raw, obj, anchors))
     return out
 
@@ -213,10 +244,11 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         label = verb_label(lemma, None, particle)
         for s in subjects:
             out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
+    characterised = lemma in CHARACTERISING and any(c.dep_ == "prep" and c.lower_ == "as" for c in verb.children)
     for child in verb.children:
         if child.dep_ in OBJECTS:
             for obj in with_conj([child]):
-                label = verb_label(lemma, None, particle)
+                label = RELATED_TO if characterised else verb_label(lemma, None, particle)
                 # a name reached through a noun ("made performances, including Mirandolina") keeps the noun
                 raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
                 for o in resolver.refs(obj):
@@ -242,6 +274,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue
             if lemma in ("be", "do") and label == RELATED_TO:
                 continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
+            if _absolute(child, verb):
+                continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
             for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
                 for o in resolver.refs(pobj):
                     out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
@@ -313,6 +347,14 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out
+
+
+def _absolute(prep: Any, verb: Any) -> bool:
+    """A fronted "with" phrase whose noun has its own predicate is an absolute clause, the circumstance of the
+    sentence ("With Zannino in jail", "With the war over"): its noun is no object of the verb."""
+    return prep.i < verb.i and prep.lower_ in ("with", "without") and any(
+        c.i > p.i and c.dep_ in ("prep", "acomp", "advmod", "amod", "acl")
+        for p in prep.children if p.dep_ == "pobj" for c in p.children)
 
 
 def _second_object(obj: Any) -> bool:

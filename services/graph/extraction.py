@@ -176,7 +176,8 @@ _NEVER_BY_TAG = {"person": {"place"}, "place": {"person", "group"}, "event": {"p
 _NEVER_BY_HEAD = {"person": {"org", "place", "work", "event"}, "org": {"place", "work", "event"},
                   "place": {"person", "org", "work", "event"}, "event": {"person", "place"}}
 # Labels checked but not used to type their ends ("competed in the NBA" does not make the NBA an event).
-_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE")}
+# A person "serves" a team or an office, not a route ("served the head football coach at Trinity College").
+_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE"), "connects": ("FAC", None)}
 
 
 def _contradicts(wanted: str, ref: Ref) -> bool:
@@ -198,10 +199,13 @@ def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:
 
 
 def _distinct(triples: list[Triple]) -> list[Triple]:
+    """Each fact once; a ``related_to`` between two names another fact of the same sentence labels is dropped
+    ("won the Oscar for Best Animated Feature" is won, not also related_to through "for")."""
     seen, out = set(), []
+    labelled = {(t.subject.name.lower(), t.object.name.lower()) for t in triples if t.label != RELATED_TO}
     for t in triples:
         key = (t.subject.name.lower(), t.label, t.object.name.lower())
-        if key not in seen:
+        if key not in seen and not (t.label == RELATED_TO and key[::2] in labelled):
             seen.add(key)
             out.append(t)
     return out

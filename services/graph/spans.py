@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
+from services.graph.special_names import keyed_works, named_bodies, patronymic_names
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
 ENTITY = "ENTITY"  # a proper name NER gave no type
@@ -114,6 +115,12 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and _is_propn(doc[end + 1]) \
                 and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
             end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
+        elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
+            end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
+        elif doc[end - 1].lower_ in _NUMBERED and (tok.like_num or re.fullmatch(r"[A-Z]?\d+[A-Z]?", tok.text)) \
+                and not re.fullmatch(r"1\d{3}|20\d{2}", tok.text):
+            end += 1  # "Hawaii Route" + "750", "Flight 93", "Interstate 95"; not "… Route 1999" (a year)
+            break
         else:
             break
     if label == "PERSON" and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_.rstrip(".") in ("jr", "sr"):
@@ -153,12 +160,19 @@ def name_spans(doc: Any) -> list[NameSpan]:
     """Every name in the parsed text, repaired and filtered, in text order, without overlaps."""
     spans = quoted_titles(doc)
     taken = {i for s in spans for i in range(s.start, s.end)}
+    # "Fugue in C major", "Rhys ap Tewdwr", "the Episcopal Diocese of West Texas"
+    for start, end, label in keyed_works(doc) + patronymic_names(doc) + named_bodies(doc):
+        if not any(i in taken for i in range(start, end)):
+            text = " ".join(doc[start:end].text.split())
+            spans.append(NameSpan(start, end, text, label, doc[start:end].root))
+            taken.update(range(start, end))
     for ent in doc.ents:
         if ent.label_ not in NAMED:
             continue
         start, end = _repair(doc, ent.start, ent.end, ent.label_)
         # "Eric became King": a tagged span that runs over a verb ends before it
-        verb = next((t.i for t in doc[start + 1:end] if t.pos_ in ("VERB", "AUX") and t.tag_ != "NNP"), None)
+        verb = next((t.i for t in doc[start + 1:end] if t.pos_ in ("VERB", "AUX") and t.tag_ != "NNP"
+                     and not t.text[:1].isupper()), None)  # "Best Animated Feature": a capital is the name's
         if verb is not None and doc[verb - 1].text != "&":  # not "Give & Get"
             end = verb
         if end <= start:
@@ -175,6 +189,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
         text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
         if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]) or _job(doc[start:end]):
             continue
+        if end - start == 1 and label in ("ORG", "PERSON") and _demonym(doc[start]):
+            label = "NORP"  # "a Welsh singer": the tagger's organisation is the singer's nationality
         if label == "NORP" and _spoken(doc[start:end].root):
             label = "LANGUAGE"  # "fluent in English, French and Italian": the language, not the people
         if start > 0 and doc[start - 1].lower_.rstrip(".") in _HONORIFICS:
@@ -209,6 +225,15 @@ def name_spans(doc: Any) -> list[NameSpan]:
             taken.update(range(i, j))
         i = j
     return _nationality_joined(doc, sorted(spans, key=lambda s: s.start))
+
+
+_DEMONYM = re.compile(r"[A-Z][a-z]+(ish|ian|ese|ean)|French|Dutch|Czech|Greek|Thai|Swiss|Welsh|Scots")
+
+
+def _demonym(tok: Any) -> bool:
+    """A one-word name before a common noun that reads as a nationality ("Welsh", "Danish", "Italian")."""
+    return tok.dep_ in ("compound", "amod") and tok.head.pos_ == "NOUN" and tok.head.i > tok.i \
+        and bool(_DEMONYM.fullmatch(tok.text))
 
 
 _SPEAKING = {"speak", "learn", "teach", "translate", "write", "study", "master"}
@@ -319,6 +344,10 @@ def _typed(text: str, label: str) -> str:
     return head
 
 
+# Heads a number completes ("Route 66", "Flight 93", "Apollo 11" is a work's name, left alone).
+_NUMBERED = {"route", "highway", "interstate", "road", "freeway", "expressway", "motorway", "turnpike", "flight",
+             "platform", "terminal", "pier", "gate", "channel", "district", "ward", "precinct", "squadron",
+             "battalion", "regiment", "division", "corps", "brigade", "fleet", "wing", "group", "lot", "unit", "zone"}
 _PLACE_HEADS = {"falls", "springs", "heights", "county", "township", "borough", "parish", "valley", "city",
                 "harbour", "harbor", "junction", "peninsula"}
 _COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
@@ -339,8 +368,8 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
             opening = tok.i
             continue
         start, end, opening = opening + 1, tok.i, None
-        while end > start and doc[end - 1].is_punct:
-            end -= 1
+        while end > start and doc[end - 1].is_punct and not (doc[end - 1].text == ")" and "(" in doc[start:end].text):
+            end -= 1  # a title's own closing bracket stays: "You Don't Love Me (No, No, No)"
         words = [t for t in doc[start:end] if not t.is_punct]
         long_words = [t for t in words if t.is_alpha and len(t) >= 4]
         if not words or len(words) > 12 or not doc[start].text[:1].isupper() or \

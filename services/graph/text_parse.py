@@ -76,11 +76,15 @@ def without_parentheses(text: str) -> tuple[str, list[int]]:
 
     "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer": the parenthesis (an alias, a life
     span, a translation) broke the parse of most first sentences, and blanking it out confused the tagger.
-    Aliases are read from the original text.
+    Aliases are read from the original text. A parenthesis inside quotation marks is part of a title and stays.
     """
     keep = [True] * len(text)
-    depth, start = 0, 0
+    depth, start, quoted = 0, 0, False
     for i, ch in enumerate(text):
+        if depth == 0 and ch in '"“”':
+            quoted = ch == "“" or (ch == '"' and not quoted)
+        if ch == "(" and quoted and depth == 0:
+            continue  # inside a quoted title the parenthesis is the title's: "You Don't Love Me (No, No, No)"
         if ch == "(":
             if depth == 0:
                 start = i

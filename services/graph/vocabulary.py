@@ -119,7 +119,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "paid": ("pay", "owe", "lend", "loan", "fund", "finance", "sponsor", "donate to", "grant", "give"),
     "traded_with": ("export to", "import from", "buy from", "ship to", "supply"),
     "granted_to": ("cede to", "sell to", "transfer", "hand over to", "return"),
-    "discovered": ("discover", "find", "identify", "describe", "classify", "observe", "detect"),
+    # to identify, describe or classify a thing is not to find it ("identified by The Kennel Club as …")
+    "discovered": ("discover", "find", "detect"),
     "killed": ("kill", "murder", "assassinate", "execute", "shoot", "destroy"),
     "studied": ("study", "research", "investigate", "examine", "analyze", "analyse", "report on", "cover"),
     "used_by": ("use by", "adopt by"),

@@ -1,0 +1,121 @@
+"""Names the tagger cuts apart, found from their own shape before the tagger's spans are read.
+
+- A work titled by its musical key: "Toccata, Adagio, and Fugue in C major", "Sonata in B-flat minor",
+  "Flute Sonata in D" is one title, where the tagger gives an organisation, a people and a person.
+- A name joined by a patronymic particle: "Rhys ap Tewdwr", "Gwladys ferch Rhiwallon ap Cynfyn",
+  "Ahmad ibn Hanbal" is one person, where the tagger keeps only a part ("Tewdwr").
+
+- A body or a place named by its head and a place: "the Episcopal Diocese of West Texas", "Bank of Scotland",
+  "the Firth of Tay", where the tagger gives the place alone and leaves the rest untyped.
+
+Each function gives (start, end, label) token ranges; services/graph/spans.py makes them names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Forms a key-titled work has: without "major" or "minor" ("Flute Sonata in D") the key needs one of them.
+_FORMS = {"sonata", "sonatina", "symphony", "concerto", "fugue", "prelude", "mass", "quartet", "quintet", "trio",
+          "suite", "toccata", "etude", "étude", "nocturne", "rhapsody", "fantasia", "fantasy", "overture", "requiem",
+          "serenade", "partita", "canon", "chaconne", "passacaglia", "march", "waltz", "variations", "sinfonia",
+          "divertimento", "ballade", "scherzo", "impromptu", "polonaise", "mazurka", "adagio", "allegro", "andante",
+          "invention", "minuet", "magnificat", "te deum", "stabat mater", "cantata", "motet", "octet", "sextet"}
+_KEY = re.compile(r"^[A-G](♭|♯|#|b)?$")
+_ACCIDENTALS = {"flat", "sharp", "♭", "♯"}
+_MODES = {"major", "minor"}
+_PARTICLES = {"ap", "ab", "ferch", "verch", "ibn", "bin", "bint"}
+
+
+def _key_end(doc: Any, i: int) -> tuple[int, bool] | None:
+    """Where a key that starts at token ``i`` ("C", "B-flat", "F sharp minor") ends, and whether it names a mode."""
+    if i >= len(doc) or not _KEY.match(doc[i].text):
+        return None
+    j = i + 1
+    if j + 1 < len(doc) and doc[j].text == "-" and doc[j + 1].lower_ in _ACCIDENTALS:
+        j += 2
+    elif j < len(doc) and doc[j].lower_ in _ACCIDENTALS | {"-flat", "-sharp"}:
+        j += 1
+    moded = j < len(doc) and doc[j].lower_ in _MODES
+    return (j + 1 if moded else j), moded
+
+
+def keyed_works(doc: Any) -> list[tuple[int, int, str]]:
+    """Titles that end in a musical key, with the capitalised words and the list before "in"."""
+    out: list[tuple[int, int, str]] = []
+    for tok in doc:
+        if tok.lower_ != "in" or tok.i == 0 or not doc[tok.i - 1].text[:1].isupper():
+            continue
+        found = _key_end(doc, tok.i + 1)
+        if found is None:
+            continue
+        end, moded = found
+        start = tok.i
+        while start > tok.sent.start and (doc[start - 1].text[:1].isupper() and doc[start - 1].is_alpha
+                                          or doc[start - 1].text == "," or doc[start - 1].lower_ in ("and", "&")):
+            start -= 1
+        while start < tok.i and not doc[start].text[:1].isupper():
+            start += 1  # not from a comma or an "and"
+        words = {t.lower_ for t in doc[start:tok.i]}
+        if start == tok.i or not (moded or words & _FORMS):
+            continue
+        if start == tok.sent.start and doc[start].lower_ in ("the", "a", "an", "his", "her", "its", "their"):
+            start += 1
+        out.append((start, end, "WORK_OF_ART"))
+    return out
+
+
+def patronymic_names(doc: Any) -> list[tuple[int, int, str]]:
+    """Person names joined by "ap", "ferch", "ibn" …: capitalised words on both sides of each particle."""
+    out: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(doc):
+        tok = doc[i]
+        if tok.text not in _PARTICLES or i == 0 or i + 1 >= len(doc) or not _capital(doc[i - 1]) \
+                or not _capital(doc[i + 1]):
+            i += 1
+            continue
+        start = i - 1
+        while start > tok.sent.start and _capital(doc[start - 1]) and not doc[start - 1].is_stop:
+            start -= 1
+        end = i + 2
+        while end < len(doc) and (_capital(doc[end]) or (doc[end].text in _PARTICLES and end + 1 < len(doc)
+                                                         and _capital(doc[end + 1]))):
+            end += 1
+        while start < i - 1 and doc[start].is_stop:
+            start += 1
+        out.append((start, end, "PERSON"))
+        i = end
+    return out
+
+
+def _capital(tok: Any) -> bool:
+    return tok.is_alpha and tok.text[:1].isupper() and not tok.is_sent_start or (
+        tok.is_alpha and tok.text[:1].isupper() and tok.is_sent_start and not tok.is_stop)
+
+
+# Heads whose "of" and a place are part of the name: a body's, and a place's ("the Firth of Tay", "Isle of Man").
+_OF_HEADS = {"diocese", "archdiocese", "eparchy", "bishopric", "university", "college", "bank", "church", "museum",
+             "council", "ministry", "embassy", "academy", "institute", "society", "parliament", "assembly"}
+_OF_PLACES = {"firth", "gulf", "bay", "isle", "strait", "straits", "sea", "cape", "vale", "bight"}
+
+
+def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
+    """Capitalised words ending in a body's head noun, "of" and a capitalised name after it."""
+    out: list[tuple[int, int, str]] = []
+    for tok in doc:
+        i = tok.i
+        if tok.lower_ != "of" or i == 0 or i + 1 >= len(doc) or doc[i - 1].lower_ not in _OF_HEADS | _OF_PLACES \
+                or not doc[i - 1].text[:1].isupper() or not _capital(doc[i + 1]):
+            continue
+        start = i - 1
+        while start > tok.sent.start and doc[start - 1].is_alpha and doc[start - 1].text[:1].isupper() \
+                and not doc[start - 1].is_stop:
+            start -= 1
+        end = i + 1
+        while end < len(doc) and _capital(doc[end]) or (end + 1 < len(doc) and doc[end].text in ("–", "—", "-")
+                                                        and not doc[end - 1].whitespace_ and _capital(doc[end + 1])):
+            end += 1  # "University of Wisconsin–Stevens Point"
+        out.append((start, end, "LOC" if doc[i - 1].lower_ in _OF_PLACES else "ORG"))
+    return out

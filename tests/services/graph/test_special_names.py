@@ -1,0 +1,60 @@
+"""Names the tagger cuts apart or mistypes, kept whole by their own shape (services/graph/special_names.py and
+spans.py), each on the sentence of issue 29's round-11 judged sample that showed the fault. Every case of a
+name kept whole failed with the extractor of the commit before these rules; the guards (no key without a form,
+no year as a route's number, no nationality from a city) keep the rules narrow."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.graph.extraction import SpacyTemporalExtractor
+from tests.services.graph.test_fact_precision import names
+from tests.services.graph.test_fact_quality import extract, triples
+
+
+@pytest.fixture(scope="module")
+def extractor() -> SpacyTemporalExtractor:
+    return SpacyTemporalExtractor()
+
+
+@pytest.mark.parametrize(("text", "name", "label"), [
+    ("Toccata, Adagio, and Fugue in C major (BWV 564) is an organ composition by Johann Sebastian Bach.",
+     "toccata, adagio, and fugue in c major", "WORK_OF_ART"),
+    ("The Sonata in B-flat minor was written by Chopin in 1839.", "sonata in b-flat minor", "WORK_OF_ART"),
+    ("Rhys ap Tewdwr was the last king of Deheubarth.", "rhys ap tewdwr", "PERSON"),
+    ("His wife was Gwladys ferch Rhiwallon ap Cynfyn.", "gwladys ferch rhiwallon ap cynfyn", "PERSON"),
+    ("It is the flagship school of the Episcopal Diocese of West Texas.", "episcopal diocese of west texas", "ORG"),
+    ("He was an assistant coach at University of Wisconsin–Stevens Point.", "university of wisconsin–stevens point",
+     "ORG"),
+    ("The Tay Bridge crosses the Firth of Tay between Dundee and Wormit.", "firth of tay", "LOC"),
+    ("It lies along Hawaii Route 750 northwest of downtown Honolulu.", "hawaii route 750", None),
+    ('"Big Hero 6" won the Oscar for Best Animated Feature in 2015.', "oscar for best animated feature", None),
+])
+def test_a_name_is_whole(extractor, text, name, label):
+    found = names(extractor, text)
+    assert name in found, found
+    assert label is None or found[name] == label, found
+
+
+def test_a_key_or_a_form_is_needed_before_a_letter(extractor):
+    assert not any(n.endswith(" in d") for n in names(extractor, "The Board met in D block of the Capitol."))
+
+
+def test_a_year_does_not_number_a_route(extractor):
+    found = names(extractor, "The Lincoln Highway 1913 alignment runs west.")
+    assert not any(n.endswith("1913") for n in found), found
+
+
+def test_a_quoted_titles_parenthesis_is_the_titles(extractor):
+    text = ('"You Don\'t Love Me (No, No, No)" is a song by Jamaican recording artist Dawn Penn from her debut '
+            'studio album, "No, No, No" (1994).')
+    _, facts = extract(extractor, text, topic="You Don't Love Me (No, No, No)")
+    assert ("dawn penn", "created", "you don't love me no no no") in triples(facts), triples(facts)
+
+
+def test_a_one_word_nationality_the_tagger_calls_an_organisation(extractor):
+    _, facts = extract(extractor, "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer.",
+                       topic="Bonnie Tyler")
+    assert ("bonnie tyler", "nationality", "welsh") in triples(facts), triples(facts)
+    _, facts = extract(extractor, "Ivan Petrov is a Munich resident.", topic="Ivan Petrov")
+    assert not [f for f in triples(facts) if f[1] == "nationality"], triples(facts)
