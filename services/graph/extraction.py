@@ -237,6 +237,9 @@ class _Entities:
         and the aliases the text gives."""
         by_id = {n.id: k for k, n in self.nodes.items()}
         evidence: dict[str, list[str]] = {}
+        awards = {by_id[r.target_id] for r in relations if r.label in _AWARDING and r.target_id in by_id}
+        awards -= {by_id[r.source_id] for r in relations if r.source_id in by_id}
+        awards -= {by_id[r.target_id] for r in relations if r.label not in _AWARDING and r.target_id in by_id}
         for rel in relations:
             kinds = ARGUMENT_KINDS.get(rel.label, (None, None))
             for end, wanted in zip((rel.source_id, rel.target_id), kinds, strict=True):
@@ -249,6 +252,8 @@ class _Entities:
             tags += [r.label for r in refs if r.label != ENTITY]
             tags += 3 * evidence.get(key, [])  # what its facts say it is outweighs two mentions' tags
             node.label = stated[0] if stated else (max(set(tags), key=tags.count) if tags else ENTITY)
+            if key in awards and not stated and node.label in _NO_AWARD and head_label(node.name.split()) is None:
+                node.label = ENTITY  # "won the Golden Shoe", "a nomination for Most Popular New Female Talent": a prize
             node.properties["stated"] = bool(stated)
             node.properties["mentions"] = len(refs)
         for span in self.spans:
@@ -268,6 +273,12 @@ class _Entities:
                     if alias not in node.properties["aliases"]:
                         node.properties["aliases"].append(alias)
         return list(self.nodes.values())
+
+
+# What is won or nominated for only is a prize: no organisation, building, person or work, whatever the tagger said
+# (an election, a battle or a place keeps its type).
+_AWARDING = {"won", "nominated_for"}
+_NO_AWARD = {"ORG", "FAC", "PERSON", "NORP", "WORK_OF_ART", "PRODUCT", "LAW"}
 
 
 def _initials_match(name: str, acronym: str) -> bool:

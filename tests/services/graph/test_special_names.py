@@ -58,3 +58,15 @@ def test_a_one_word_nationality_the_tagger_calls_an_organisation(extractor):
     assert ("bonnie tyler", "nationality", "welsh") in triples(facts), triples(facts)
     _, facts = extract(extractor, "Ivan Petrov is a Munich resident.", topic="Ivan Petrov")
     assert not [f for f in triples(facts) if f[1] == "nationality"], triples(facts)
+
+
+@pytest.mark.parametrize(("text", "prize"), [
+    ("For her portrayal of Kate, Ashleigh Brewer earned a nomination for Most Popular New Female Talent at the 2010 "
+     "Logie Awards.", "most popular new female talent"),
+    ("Canada's Brittany Timko won the Golden Shoe with 7 goals in 4 games.", "golden shoe"),
+])
+def test_what_is_only_won_is_a_prize_not_an_organisation_or_a_building(extractor, text, prize):
+    entities, _ = extract(extractor, text)
+    assert entities[prize].label == "ENTITY", entities[prize]
+    entities, _ = extract(extractor, "Obama won Ohio in 2012.")
+    assert entities["ohio"].label == "GPE"  # a place won keeps its type
