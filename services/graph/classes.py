@@ -102,11 +102,17 @@ for _label, _nouns in {
         _HEADS[_noun] = _label
 
 
+# Words that open a natural feature's name, in English and the languages its place names come from ("the Rio
+# Grande", "Lake Geneva", "Mount Kenya", "Loch Ness"), when the last word gives no type ("Mount Holyoke College").
+_FIRST_HEADS = {w: "LOC" for w in ("rio", "río", "lake", "mount", "mt", "loch", "lough", "sierra", "cape", "isla")}
+
+
 def head_label(words: list[str]) -> str | None:
     """The label a multi-word name's head noun gives it: the last word ("Aloha Stadium"), or the word before a
-    first "of" ("University of Texas", "Battle of Gettysburg"); None for one word or an unlisted head."""
+    first "of" ("University of Texas", "Battle of Gettysburg"), else a feature's first word ("Rio Grande"); None
+    for one word or an unlisted head."""
     if len(words) < 2:
         return None
     lowered = [w.lower().strip(".,") for w in words]
     head = lowered[lowered.index("of") - 1] if "of" in lowered[1:] else lowered[-1]
-    return _HEADS.get(head)
+    return _HEADS.get(head) or _FIRST_HEADS.get(lowered[0])

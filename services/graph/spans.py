@@ -189,6 +189,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
         text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
         if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]) or _job(doc[start:end]):
             continue
+        if start > 0 and doc[start - 1].lower_ in _DOWNTOWN and label in ("ORG", "PERSON", "NORP"):
+            label = "GPE"  # "downtown Clearwater": a town, whatever the tagger said
         if end - start == 1 and label in ("ORG", "PERSON") and _demonym(doc[start]):
             label = "NORP"  # "a Welsh singer": the tagger's organisation is the singer's nationality
         if label == "NORP" and _spoken(doc[start:end].root):
@@ -227,6 +229,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
     return _nationality_joined(doc, sorted(spans, key=lambda s: s.start))
 
 
+_DOWNTOWN = {"downtown", "uptown", "midtown", "suburban"}
 _DEMONYM = re.compile(r"[A-Z][a-z]+(ish|ian|ese|ean)|French|Dutch|Czech|Greek|Thai|Swiss|Welsh|Scots")
 
 

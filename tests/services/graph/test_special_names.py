@@ -70,3 +70,12 @@ def test_what_is_only_won_is_a_prize_not_an_organisation_or_a_building(extractor
     assert entities[prize].label == "ENTITY", entities[prize]
     entities, _ = extract(extractor, "Obama won Ohio in 2012.")
     assert entities["ohio"].label == "GPE"  # a place won keeps its type
+
+
+@pytest.mark.parametrize(("text", "name", "label"), [
+    ("The causeway is a four-lane road between downtown Clearwater and Clearwater Beach, Florida.", "clearwater", "GPE"),
+    ("That part of the territory lies between the Nueces and the Rio Grande.", "rio grande", "LOC"),
+    ("She graduated from Mount Holyoke College in 1990.", "mount holyoke college", "ORG"),  # the last word first
+])
+def test_a_place_is_typed_by_the_words_around_it(extractor, text, name, label):
+    assert names(extractor, text)[name] == label
