@@ -214,7 +214,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
         return []
     out: list[Triple] = []
     for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb):
+        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or _comparison(verb):
             continue
         if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
             out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
@@ -347,6 +347,16 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out
+
+
+def _comparison(verb: Any) -> bool:
+    """A verb the parser hung on the second "as" of "as far west as" heads no clause: in "the territory as far west
+    as the Rio Grande was confirmed to Spain" the territory was confirmed, and the river is only its limit."""
+    mark = next((c for c in verb.children if c.dep_ == "mark" and c.lower_ == "as"), None)
+    if mark is None or mark.i < 2:
+        return False
+    before = verb.doc[max(mark.i - 4, 0):mark.i]
+    return any(t.lower_ == "as" for t in before) and before[-1].pos_ in ("ADV", "ADJ")
 
 
 def _absolute(prep: Any, verb: Any) -> bool:

@@ -34,6 +34,9 @@ def _found(extractor, text, topic=None):
     # a participle after "part of … of that State" is the part's, not the clause subject's
     ("It required the United States to dismember Texas by surrendering to Mexico that part of the territory of that "
      "State lying between the Nueces and the Rio Grande.", None, ("united states", "related_to", "rio grande")),
+    # "as far west as X was confirmed": the territory was, X is its limit
+    ("By the Florida treaty of 1819 the territory as far west as the Rio Grande was confirmed to Spain.", None,
+     ("rio grande", "related_to", "spain")),
     # "With X in jail": X is the circumstance, not the verb's object
     ("With Zannino in jail, Grasso became underboss.", "William Grasso", ("grasso", "related_to", "zannino")),
     # a person serves as a coach somewhere; only a route connects places
@@ -51,6 +54,7 @@ def test_no_wrong_fact(extractor, text, topic, wrong):
     ('"Big Hero 6" won the Oscar for Best Animated Feature in 2015.', "Big Hero 6",
      ("big hero 6", "won", "oscar for best animated feature")),
     ("With his brother Jim, Paul founded Acme Records in 1990.", "Paul Smith", ("paul", "founded", "acme records")),
+    ("He came to America as early as 1900, as Ford was founded in Detroit.", None, ("ford", "founded_in", "detroit")),
     ("The Tay Bridge crosses the Firth of Tay between Dundee and Wormit.", None,
      ("tay bridge", "connects", "firth of tay")),
 ])
