@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
-from services.graph.special_names import keyed_works, named_bodies, patronymic_names
+from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
 ENTITY = "ENTITY"  # a proper name NER gave no type
@@ -158,8 +158,12 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
 
 def name_spans(doc: Any) -> list[NameSpan]:
     """Every name in the parsed text, repaired and filtered, in text order, without overlaps."""
-    spans = quoted_titles(doc)
-    taken = {i for s in spans for i in range(s.start, s.end)}
+    spans = [NameSpan(start, end, text, label, doc[start:end].root) for start, end, label, text in nicknamed_names(doc)]
+    taken = {i for s in spans for i in range(s.start, s.end)}  # 'Robert A. "Bob" Starr': "Bob" is no title
+    for title in quoted_titles(doc):
+        if not any(i in taken for i in range(title.start, title.end)):
+            spans.append(title)
+            taken.update(range(title.start, title.end))
     # "Fugue in C major", "Rhys ap Tewdwr", "the Episcopal Diocese of West Texas"
     for start, end, label in keyed_works(doc) + patronymic_names(doc) + named_bodies(doc):
         if not any(i in taken for i in range(start, end)):

@@ -5,10 +5,14 @@
 - A name joined by a patronymic particle: "Rhys ap Tewdwr", "Gwladys ferch Rhiwallon ap Cynfyn",
   "Ahmad ibn Hanbal" is one person, where the tagger keeps only a part ("Tewdwr").
 
+- A person with a nickname in quotation marks inside the name: 'Robert A. "Bob" Starr', 'Ilario "Larry Baione"
+  Zannino' is one person (named without the nickname), where the tagger gives the nickname and the surname apart
+  and a quoted-title rule would take the nickname for a work.
 - A body or a place named by its head and a place: "the Episcopal Diocese of West Texas", "Bank of Scotland",
   "the Firth of Tay", where the tagger gives the place alone and leaves the rest untyped.
 
-Each function gives (start, end, label) token ranges; services/graph/spans.py makes them names.
+Each function gives (start, end, label) token ranges; services/graph/spans.py makes them names
+(:func:`nicknamed_names` also the name's text).
 """
 
 from __future__ import annotations
@@ -119,3 +123,36 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
             end += 1  # "University of Wisconsin–Stevens Point"
         out.append((start, end, "LOC" if doc[i - 1].lower_ in _OF_PLACES else "ORG"))
     return out
+
+
+_QUOTES = {'"', "“", "”"}
+
+
+def nicknamed_names(doc: Any) -> list[tuple[int, int, str, str]]:
+    """(start, end, "PERSON", the name without its nickname) for each 'First "Nick" Last'."""
+    out: list[tuple[int, int, str, str]] = []
+    i = 1
+    while i < len(doc):
+        if doc[i].text not in _QUOTES or not _given(doc[i - 1]):
+            i += 1
+            continue
+        close = next((j for j in range(i + 1, min(i + 5, len(doc))) if doc[j].text in _QUOTES), None)
+        if close is None or close == i + 1 or close + 1 >= len(doc) or not _capital(doc[close + 1]) \
+                or not all(t.text[:1].isupper() and t.is_alpha for t in doc[i + 1:close]):
+            i += 1
+            continue
+        start = i - 1
+        while start > doc[i].sent.start and _given(doc[start - 1]) and not doc[start - 1].is_stop:
+            start -= 1
+        end = close + 2
+        while end < len(doc) and _capital(doc[end]) and doc[end].pos_ == "PROPN":
+            end += 1
+        text = " ".join(t.text for t in [*doc[start:i], *doc[close + 1:end]])
+        out.append((start, end, "PERSON", text))
+        i = end
+    return out
+
+
+def _given(tok: Any) -> bool:
+    """A given name or an initial ("Robert", "A.")."""
+    return _capital(tok) or (len(tok.text) == 2 and tok.text[0].isupper() and tok.text[1] == ".")

@@ -10,6 +10,7 @@ import pytest
 from services.graph.extraction import SpacyTemporalExtractor
 from tests.services.graph.test_fact_precision import names
 from tests.services.graph.test_fact_quality import extract, triples
+from tests.utils.graph import ingest
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +80,16 @@ def test_what_is_only_won_is_a_prize_not_an_organisation_or_a_building(extractor
 ])
 def test_a_place_is_typed_by_the_words_around_it(extractor, text, name, label):
     assert names(extractor, text)[name] == label
+
+
+def test_a_nickname_inside_a_name_is_no_title_and_the_surname_is_the_whole_name(extractor, services, dated):
+    """'Robert A. "Bob" Starr' is one person, named without the nickname, and "Starr" alone later in the text is
+    he (round 11's judge found "Starr" alone holding the wrestling facts)."""
+    assert names(extractor, 'Robert A. "Bob" Starr is an American wrestler.') == {
+        "robert a. starr": "PERSON", "american": "NORP"}
+    text = ('Robert A. "Bob" Starr (born 1955) is an American wrestler. Starr also wrestled as a preliminary wrestler '
+            "in both World Championship Wrestling and the World Wrestling Federation throughout the 1990s.")
+    ingest(services, dated.name, "Bob Starr", text)
+    objects = {f.target for f in services.graph.facts_of_entity("robert a starr", [dated.id])}
+    assert "World Wrestling Federation" in objects, objects
+    assert not services.graph.facts_of_entity("starr", [dated.id])
