@@ -145,8 +145,8 @@ def nicknamed_names(doc: Any) -> list[tuple[int, int, str, str]]:
         while start > doc[i].sent.start and _given(doc[start - 1]) and not doc[start - 1].is_stop:
             start -= 1
         end = close + 2
-        while end < len(doc) and _capital(doc[end]) and doc[end].pos_ == "PROPN":
-            end += 1
+        while end < len(doc) and _capital(doc[end]) and doc[end].pos_ == "PROPN" and not doc[end].text.isupper():
+            end += 1  # not over the letters after a name ('James Allan "Jim" Mollison MBE')
         text = " ".join(t.text for t in [*doc[start:i], *doc[close + 1:end]])
         out.append((start, end, "PERSON", text))
         i = end
