@@ -61,20 +61,25 @@ EXTERNAL_TESTS := tests/external tests/services tests/reliability/test_crash_con
 	tests/reliability/test_concurrency_metadata.py tests/reliability/test_concurrency_embedder.py \
 	$(EXTERNAL_SKIPS) --deselect tests/services/ingest/test_sotu.py::test_sotu_directory_ingest_and_tariff_search
 
+# pytest-xdist: two worker processes (this machine has 2 cores), each with its own data folder, embedded stores
+# and, with --stores=external, servers (tests/conftest.py); a test file at a time, so a file's fixtures are built
+# once; the files with slow tests are handed out first. PARALLEL= runs in one process.
+PARALLEL ?= -n 2 --dist loadfile --no-loadscope-reorder
+
 test: install browser-deps ocr-deps
 	$(VENV)/bin/ruff check --no-cache .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
-	$(PY) -m pytest --stores=external $(EXTERNAL_TESTS)
+	$(PY) -m pytest $(PARALLEL)
+	$(PY) -m pytest $(PARALLEL) --stores=external $(EXTERNAL_TESTS)
 
 test-external: install browser-deps
-	$(PY) -m pytest --stores=external $(EXTERNAL_TESTS)
+	$(PY) -m pytest $(PARALLEL) --stores=external $(EXTERNAL_TESTS)
 
 test-fast: install ocr-deps
-	$(PY) -m pytest -m "not slow and not browser"
+	$(PY) -m pytest $(PARALLEL) -m "not slow and not browser"
 
 test-browser: install browser-deps
-	$(PY) -m pytest -m browser
+	$(PY) -m pytest $(PARALLEL) -m browser
 
 # Retrieval quality on ../shared/data/hotpotqa-100; writes docs/evaluation.md.
 eval: install

@@ -55,16 +55,31 @@ def without_shared_data(what: str, *, skip: bool = True) -> None:
         pytest.fail(f"{message}; CI=true requires it: put the shared data beside the checkout", pytrace=False)
     if skip:
         pytest.skip(message)
-    _ran_narrower.append(what)
+    if _running:  # on the test's reports, which reach the summary from pytest-xdist's workers too
+        _running[0].user_properties.append((NARROWER, what))
+    else:
+        _ran_narrower.append(what)
+
+
+NARROWER = "ran without ../shared/data"
+_running: list[pytest.Item] = []  # the test this process runs now
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _running[:] = [item]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Count, in the final summary line, the tests that skipped or ran narrower without ../shared/data."""
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if SHARED_MISSING in str(r.longrepr)]
-    missing = [*skipped, *_ran_narrower]
+    stats = terminalreporter.stats
+    skipped = [r for r in stats.get("skipped", []) if SHARED_MISSING in str(r.longrepr)]
+    narrower = {r.nodeid: r for key in ("passed", "failed") for r in stats.get(key, [])
+                if any(name == NARROWER for name, _ in getattr(r, "user_properties", ()))}
+    missing = [*skipped, *narrower.values(), *_ran_narrower]
     if missing:
-        terminalreporter.stats["without ../shared/data (CI=true fails them)"] = missing
-    reports = [r for value in terminalreporter.stats.values() for r in value if hasattr(r, "when")]
+        stats["without ../shared/data (CI=true fails them)"] = missing
+    reports = [r for value in stats.values() for r in value if hasattr(r, "when")]
     if reports:
         terminalreporter.write_sep("=", "time per test family (setup + call + teardown, summed)")
         for line in family_lines(reports):
@@ -80,8 +95,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "FalkorDB server started for the session on 127.0.0.1, with passwords")
 
 
+def _xdist_controller(config: pytest.Config) -> bool:
+    """Whether this process hands the tests to pytest-xdist workers (``-n 2``) rather than running them."""
+    return bool(getattr(config.option, "numprocesses", None)) and not hasattr(config, "workerinput")
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("--stores") == "external" and not _external:
+    # Under pytest-xdist each worker imports this file, so it has its own data folder (_DATA_DIR) and embedded
+    # stores, and with --stores=external its own servers; the controller, which runs no test, starts none.
+    if config.getoption("--stores") == "external" and not _external and not _xdist_controller(config):
         from tests.utils.external_servers import start_falkordb, start_postgres
 
         _external.append(start_postgres(Path(tempfile.mkdtemp(prefix="rag-ext-pg-"))))
@@ -96,12 +118,29 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):
+        _slow_files_first(items)
     if config.getoption("--stores") != "external":
         return
     skip = pytest.mark.skip(reason="kills or inspects the embedded servers; this run uses external ones")
     for item in items:
         if item.get_closest_marker("embedded_only"):
             item.add_marker(skip)
+
+
+def _slow_files_first(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test``: ``--dist loadfile --no-loadscope-reorder``), hand out the files with
+    slow tests first, then those driving a browser, then the rest, each group in its usual order: a long
+    file taken last would leave the other worker idle. Every worker sorts alike, so their collections agree."""
+    def weight(path: str) -> int:
+        marks = {m.name for item in by_file[path] for m in item.iter_markers()}
+        return 0 if "slow" in marks else 1 if "browser" in marks else 2
+
+    by_file: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.nodeid.split("::")[0], []).append(item)
+    order = {path: n for n, path in enumerate(sorted(by_file, key=weight))}  # sorted() is stable
+    items.sort(key=lambda item: order[item.nodeid.split("::")[0]])
 
 
 @pytest.fixture(scope="session")

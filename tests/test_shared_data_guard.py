@@ -28,19 +28,22 @@ def test_needs_nothing():
 '''
 
 
-def _run(tmp_path: Path, *, ci: str | None) -> subprocess.CompletedProcess[str]:
+def _run(tmp_path: Path, *, ci: str | None, workers: int = 0) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_sample.py").write_text(SAMPLE, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "CI"}
-    env.update(PYTHONPATH=str(ROOT), RAG_TEST_SHARED_DATA=str(tmp_path / "no-shared-data"))
+    env.update(PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+               RAG_TEST_SHARED_DATA=str(tmp_path / "no-shared-data"))
     if ci is not None:
         env["CI"] = ci
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-c", os.devnull,
+    parallel = ["-n", str(workers)] if workers else []  # pytest-xdist: the workers' reports reach the summary
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-c", os.devnull, *parallel,
                            "--rootdir", str(tmp_path), "-p", "no:cacheprovider", "-q", "-rs", str(tmp_path)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_missing_shared_data_is_counted_in_the_summary_line(tmp_path: Path):
-    done = _run(tmp_path, ci=None)
+@pytest.mark.parametrize("workers", [0, 2], ids=["one process", "two xdist workers"])
+def test_missing_shared_data_is_counted_in_the_summary_line(tmp_path: Path, workers: int):
+    done = _run(tmp_path, ci=None, workers=workers)
     assert done.returncode == 0, done.stdout + done.stderr
     last = done.stdout.strip().splitlines()[-1]
     assert "2 passed" in last and "1 skipped" in last and "2 without ../shared/data" in last, done.stdout
