@@ -214,8 +214,8 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
         return []
     out: list[Triple] = []
     for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or _comparison(verb):
-            continue
+        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or _comparison(verb) or verb.i in resolver.by_token:
+            continue  # (a verb inside a name, '"Hold Da Faith"', says nothing)
         if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
             out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
         else:
@@ -276,9 +276,11 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
             if _absolute(child, verb):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
-            for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
+            pobjs = with_conj(c for c in child.children if c.dep_ == "pobj")
+            for pobj in pobjs:
+                held = "located_in" if label == "located_near" and _container(pobj, pobjs) else label
                 for o in resolver.refs(pobj):
-                    out += [Triple(s, label, _raw(verb, particle, child.text), o, anchors) for s in subjects]
+                    out += [Triple(s, held, _raw(verb, particle, child.text), o, anchors) for s in subjects]
                 if pobj.i in resolver.by_token or resolver.refs(pobj) or child.i < verb.i:
                     continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
                 if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):
@@ -347,6 +349,14 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out
+
+
+def _container(pobj: Any, pobjs: list[Any]) -> bool:
+    """A place after the first one and a comma, with no "and" in the list, is where the first one is: in "near
+    Benton, Kentucky, United States" the park is near Benton and in Kentucky and the United States."""
+    first = pobj.left_edge.i  # "United" of "United States"
+    return pobj is not pobjs[0] and first > 0 and pobj.doc[first - 1].text == "," \
+        and not any(c.dep_ == "cc" for p in pobjs for c in p.children)
 
 
 def _comparison(verb: Any) -> bool:

@@ -182,6 +182,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end <= start:
             continue
         label = ent.label_
+        while label == "PERSON" and end - start > 2 and CLASS_TYPES.get(doc[start].lower_) == "PERSON":
+            start += 1  # "Businessman Ross Perot", "Economist Pat Choate": the job is no part of the name
         if end - start > 2 and _office(doc[start:end]):
             continue  # "Minister of Defense", "Secretary of the Treasury": an office, not a named thing
         if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or _place_word(doc[start])) \
@@ -402,7 +404,8 @@ _OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "tre
             "auditor", "commissioner", "solicitor", "paymaster", "quartermaster", "consul", "ambassador", "envoy",
             "delegate", "speaker", "clerk", "marshal", "collector", "superintendent", "inspector", "fellow", "citizen",
             "gentleman", "gentlemen", "honorable", "honourable", "presidency", "premiership", "chairmanship",
-            "governorship", "principal", "headmaster", "headmistress", "chancellorship", "deputy", "premier"}
+            "governorship", "principal", "headmaster", "headmistress", "chancellorship", "deputy", "premier",
+            "head", "master"}  # "the Head Master is Christian Pritchard"
 _RANKS = {"deputy", "vice", "acting", "assistant", "associate", "under", "first", "second", "lieutenant", "chief"}
 
 

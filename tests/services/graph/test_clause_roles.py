@@ -67,3 +67,17 @@ def test_one_labelled_fact_per_pair(extractor):
     """"won the Oscar for Best Animated Feature" is won, and not also related_to through "for"."""
     found = _found(extractor, '"Big Hero 6" won the Oscar for Best Animated Feature in 2015.', "Big Hero 6")
     assert {f for f in found if f[0] == "big hero 6"} == {("big hero 6", "won", "oscar for best animated feature")}
+
+
+def test_near_a_place_is_in_the_places_after_it(extractor):
+    found = _found(extractor, "Kaintuck Territory was a theme park located near Benton, Kentucky, United States.",
+                   "Kaintuck Territory")
+    assert {("kaintuck territory", "located_near", "benton"), ("kaintuck territory", "located_in", "kentucky"),
+            ("kaintuck territory", "located_in", "united states")} <= found, found
+
+
+def test_a_verb_inside_a_title_says_nothing(extractor):
+    text = ('Some of Warrior King\'s best known hits include "Virtuous Woman" (2001), "Hold Da Faith" (2005) and '
+            '"My Life" (2005).')
+    found = _found(extractor, text, "Warrior King")
+    assert not [f for f in found if f[0] == "virtuous woman"], found

@@ -93,3 +93,10 @@ def test_a_nickname_inside_a_name_is_no_title_and_the_surname_is_the_whole_name(
     objects = {f.target for f in services.graph.facts_of_entity("robert a starr", [dated.id])}
     assert "World Wrestling Federation" in objects, objects
     assert not services.graph.facts_of_entity("starr", [dated.id])
+
+
+def test_a_job_before_a_persons_name_and_an_office_named_alone_are_no_name(extractor):
+    found = names(extractor, "Businessman Ross Perot ran as candidate for the Reform Party.")
+    assert "ross perot" in found and "businessman ross perot" not in found, found
+    found = names(extractor, "The school currently has around 260 pupils and the Head Master is Christian Pritchard.")
+    assert "head master" not in found and "christian pritchard" in found, found
