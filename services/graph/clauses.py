@@ -265,7 +265,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                     for o in resolver.refs(pobj):
                         raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
                         out += [Triple(s, label, raw, o, anchors) for s in subjects]
-        elif child.dep_ in ("prep", "dative") and child.lower_ != "by":
+        elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
+            # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
             label = verb_label(lemma, child.lower_, particle)
             if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
@@ -285,7 +286,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                     continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
                 if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):
                     continue  # "played as a tackle at Oklahoma", not "pledged against restoration in Mexico"
-                for inner in (c for c in pobj.children if c.dep_ == "prep"):
+                for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ != "of"):
+                    # "came under attack from friends of Johnson": an "of" names whose the friends are, not the verb's
                     inner_label = verb_label(lemma, inner.lower_, particle)
                     raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
                     for o in (r for p in with_conj(c for c in inner.children if c.dep_ == "pobj")
@@ -317,7 +319,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         if tok.i not in resolver.by_token or tok.dep_ in SUBJECTS:
             continue
         span, obj = resolver.by_token[tok.i]
-        if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS:
+        if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS \
+                or (tok.head.i == span.end and tok.head.pos_ == "NOUN"):  # "All-Star guard": the name modifies a noun
             continue  # "the Australian band X": a name that modifies a noun is no object
         path: list[Any] = []
         node = tok
@@ -329,6 +332,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             path.append(node)
         if not path or len(path) > 3 or node.head.i != verb.i or path[-1].i < verb.i or obj.label in ("NORP", "LANGUAGE"):
             continue  # a long path, a fronted adjunct ("In an interview for …, X comments"), a nationality
+        if path[0].lower_ == "of" and len(path) > 2 and path[2].pos_ == "ADP" and path[2].lower_ != "as":
+            continue  # "attacked by friends of Johnson": the friends, not Johnson ("known as the founder of X" is his)
         if path[-1].pos_ != "ADP" and path[-1].dep_ not in ("attr", "dobj", "oprd"):
             continue
         seen.add(obj.name.lower())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, EntityNode, Relation
@@ -164,6 +165,8 @@ def _checked(t: Triple) -> Triple:
     had borne to Spain" (kinship between places), "played_for Kenan Memorial Stadium" (a team plays *at* a
     stadium), "portrayed University of Oklahoma" (from "played … as a tackle at"), "competed_in Berlin". A wrong
     label would also retype both ends by what it wants them to be."""
+    if t.label == "signed" and kind(t.object.label) == "person":
+        return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
     for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
         if wanted and _contradicts(kind(wanted), ref):
             return Triple(t.subject, RELATED_TO, t.raw, t.object, t.anchors, t.unsaid)
@@ -177,7 +180,9 @@ _NEVER_BY_HEAD = {"person": {"org", "place", "work", "event"}, "org": {"place", 
                   "place": {"person", "org", "work", "event"}, "event": {"person", "place"}}
 # Labels checked but not used to type their ends ("competed in the NBA" does not make the NBA an event).
 # A person "serves" a team or an office, not a route ("served the head football coach at Trinity College").
-_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE"), "connects": ("FAC", None)}
+# A person does not come from another person ("came under attack from his rival, James Boswell").
+_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE"), "connects": ("FAC", None),
+                  "comes_from": (None, "GPE")}
 
 
 def _contradicts(wanted: str, ref: Ref) -> bool:

@@ -115,6 +115,10 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and _is_propn(doc[end + 1]) \
                 and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
             end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
+        elif tok.lower_ == "of" and label in ("WORK_OF_ART", "ORG") and end + 1 < len(doc) \
+                and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("NORP", "ORG", "WORK_OF_ART"):
+            # "the Encyclopaedia of New Wave" + "of British Heavy Metal": the tagger's two bodies over "of" are one
+            end = next(e.end for e in doc.ents if e.start == end + 1)
         elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
             end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
         elif doc[end - 1].lower_ in _NUMBERED and (tok.like_num or re.fullmatch(r"[A-Z]?\d+[A-Z]?", tok.text)) \

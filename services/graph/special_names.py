@@ -121,6 +121,11 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
         while end < len(doc) and _capital(doc[end]) or (end + 1 < len(doc) and doc[end].text in ("–", "—", "-")
                                                         and not doc[end - 1].whitespace_ and _capital(doc[end + 1])):
             end += 1  # "University of Wisconsin–Stevens Point"
+        if doc[i - 1].lower_ in ("university", "college") and end + 1 < len(doc) and doc[end].lower_ == "at" \
+                and _capital(doc[end + 1]):
+            end += 2  # "the University of North Carolina at Chapel Hill": a campus is in the name
+            while end < len(doc) and _capital(doc[end]):
+                end += 1
         out.append((start, end, "LOC" if doc[i - 1].lower_ in _OF_PLACES else "ORG"))
     return out
 

@@ -81,3 +81,18 @@ def test_a_verb_inside_a_title_says_nothing(extractor):
             '"My Life" (2005).')
     found = _found(extractor, text, "Warrior King")
     assert not [f for f in found if f[0] == "virtuous woman"], found
+
+
+def test_round_12c_who_is_related_to_whom(extractor):
+    """From a look at 45 facts of the round-12 graph: "friends of Johnson" are the friends; a rival one comes
+    "from" is no place; a team signs a player (no treaty); a name before a noun modifies it ("All-Star guard");
+    a preposition inside a name is the name's ("at Chapel Hill")."""
+    found = _found(extractor, 'Hawkins\'s "Life of Samuel Johnson" came under swift attack from critics, from friends '
+                              "of Johnson, and from his literary rival, James Boswell.", "Life of Samuel Johnson")
+    assert not [f for f in found if f[2] == "johnson" or f[1] == "comes_from"], found
+    found = _found(extractor, "During the offseason, the Lakers signed All-Star guard Mitch Richmond.",
+                   "2001–02 Los Angeles Lakers season")
+    assert found == {("lakers", "employs", "mitch richmond")}, found
+    found = _found(extractor, "The 1986 North Carolina Tar Heels football team represented the University of North "
+                              "Carolina at Chapel Hill during the 1986 season.", "1986 North Carolina Tar Heels football team")
+    assert {f[1:] for f in found} == {("represented", "university of north carolina at chapel hill")}, found

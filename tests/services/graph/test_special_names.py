@@ -28,6 +28,8 @@ def extractor() -> SpacyTemporalExtractor:
     ("He was an assistant coach at University of Wisconsin–Stevens Point.", "university of wisconsin–stevens point",
      "ORG"),
     ("The Tay Bridge crosses the Firth of Tay between Dundee and Wormit.", "firth of tay", "LOC"),
+    ("Malc Macmillan, author of the Encyclopaedia of New Wave of British Heavy Metal, described the track.",
+     "encyclopaedia of new wave of british heavy metal", None),
     ("It lies along Hawaii Route 750 northwest of downtown Honolulu.", "hawaii route 750", None),
     ('"Big Hero 6" won the Oscar for Best Animated Feature in 2015.', "oscar for best animated feature", None),
 ])
