@@ -89,7 +89,7 @@ for _label, _nouns in {
            "library hospital prison dam canal tunnel highway motorway freeway expressway railway fort fortress "
            "lighthouse racecourse mansion monument memorial abbey chapel theatre theater",
     "LOC": "river lake sea ocean mountains hills valley island islands peninsula desert forest bay gulf strait "
-           "glacier canyon plateau archipelago creek falls reservoir",
+           "glacier canyon plateau archipelago creek falls reservoir range",
     "GPE": "county province prefecture oblast governorate municipality township",
     "ORG": "university college school academy institute association society foundation corporation company "
            "inc ltd llc plc party league federation council committee ministry agency bank club orchestra choir "

@@ -87,8 +87,11 @@ def is_name(text: str) -> bool:
     return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
+
+
 def _is_propn(tok: Any) -> bool:
-    return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and tok.is_alpha)
+    return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
 
 
 def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
@@ -194,6 +197,12 @@ def name_spans(doc: Any) -> list[NameSpan]:
                 and not _common(doc[end - 1:end]):  # "the Republic of China Government" is the government
             start += 2  # "King of Sweden", "the Empire of Brazil", "the States of Mississippi": the name is the place
             label = ENTITY
+        while label == "ORG" and start >= 2 and doc[start - 1].text == "," and _is_propn(doc[start - 2]) \
+                and any(t.text == "&" for t in doc[start:end]):
+            start -= 2  # "Harris, Forbes & Co.", "Kuhn, Loeb & Co.": a firm's partners are all in its name
+        if end - start == 1 and doc[start].text.rstrip(".").lower() in ("op", "no", "bwv", "hwv", "kv") \
+                and end < len(doc) and (doc[end].like_num or doc[end].text == "."):
+            continue  # "Op. 67", "BWV 564": a catalogue number, no name
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
@@ -386,7 +395,8 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
         words = [t for t in doc[start:end] if not t.is_punct]
         long_words = [t for t in words if t.is_alpha and len(t) >= 4]
         if not words or len(words) > 12 or not doc[start].text[:1].isupper() or \
-                any(not t.text[:1].isupper() for t in long_words) or any(t.text in ".!?;" for t in doc[start:end]):
+                any(not t.text[:1].isupper() and not t.is_stop for t in long_words) or \
+                any(t.text in ".!?;" for t in doc[start:end]):  # "Throw Momma from the Train": "from" is small
             continue
         text = " ".join(doc[start:end].text.split())
         if not is_name(text):

@@ -49,7 +49,7 @@ def keyed_works(doc: Any) -> list[tuple[int, int, str]]:
     """Titles that end in a musical key, with the capitalised words and the list before "in"."""
     out: list[tuple[int, int, str]] = []
     for tok in doc:
-        if tok.lower_ != "in" or tok.i == 0 or not doc[tok.i - 1].text[:1].isupper():
+        if tok.lower_ != "in" or tok.i == 0 or not (doc[tok.i - 1].text[:1].isupper() or _catalogue(doc, tok.i - 1)):
             continue
         found = _key_end(doc, tok.i + 1)
         if found is None:
@@ -57,8 +57,9 @@ def keyed_works(doc: Any) -> list[tuple[int, int, str]]:
         end, moded = found
         start = tok.i
         while start > tok.sent.start and (doc[start - 1].text[:1].isupper() and doc[start - 1].is_alpha
-                                          or doc[start - 1].text == "," or doc[start - 1].lower_ in ("and", "&")):
-            start -= 1
+                                          or doc[start - 1].text == "," or doc[start - 1].lower_ in ("and", "&")
+                                          or _catalogue(doc, start - 1)):
+            start -= 1  # "Piano Sonata No. 1 in C major"
         while start < tok.i and not doc[start].text[:1].isupper():
             start += 1  # not from a comma or an "and"
         words = {t.lower_ for t in doc[start:tok.i]}
@@ -68,6 +69,13 @@ def keyed_works(doc: Any) -> list[tuple[int, int, str]]:
             start += 1
         out.append((start, end, "WORK_OF_ART"))
     return out
+
+
+def _catalogue(doc: Any, i: int) -> bool:
+    """Token ``i`` is part of a work's number: "No. 1", "Op. 94" (the tokenizer splits "No" from its period)."""
+    text = doc[i].text
+    return text in ("No.", "Op.", "No", "Op") or (text == "." and i > 0 and doc[i - 1].text in ("No", "Op")) or (
+        doc[i].like_num and i > 0 and doc[i - 1].text in ("No.", "Op.", "."))
 
 
 def patronymic_names(doc: Any) -> list[tuple[int, int, str]]:

@@ -30,6 +30,13 @@ def extractor() -> SpacyTemporalExtractor:
     ("The Tay Bridge crosses the Firth of Tay between Dundee and Wormit.", "firth of tay", "LOC"),
     ("Malc Macmillan, author of the Encyclopaedia of New Wave of British Heavy Metal, described the track.",
      "encyclopaedia of new wave of british heavy metal", None),
+    ("Mozart's Piano Sonata No. 1 in C major, K. 279 / 189d, was composed in 1774.", "piano sonata no. 1 in c major",
+     "WORK_OF_ART"),
+    ("It lies on the slopes of the Wai’anae Mountain Range.", "wai’anae mountain range", "LOC"),
+    ("Harris, Forbes & Co. was an investment banking affiliate of the Chase National Bank.", "harris, forbes & co.",
+     "ORG"),
+    ('Amazon Women on the Moon was parodied in "Throw Momma from the Train" (1987).', "throw momma from the train",
+     "WORK_OF_ART"),
     ("It lies along Hawaii Route 750 northwest of downtown Honolulu.", "hawaii route 750", None),
     ('"Big Hero 6" won the Oscar for Best Animated Feature in 2015.', "oscar for best animated feature", None),
 ])
@@ -102,3 +109,8 @@ def test_a_job_before_a_persons_name_and_an_office_named_alone_are_no_name(extra
     assert "ross perot" in found and "businessman ross perot" not in found, found
     found = names(extractor, "The school currently has around 260 pupils and the Head Master is Christian Pritchard.")
     assert "head master" not in found and "christian pritchard" in found, found
+
+
+def test_a_catalogue_number_is_no_name(extractor):
+    found = names(extractor, "The Symphony No. 5 in C minor, Op. 67, was written by Beethoven.")
+    assert "symphony no. 5 in c minor" in found and "op" not in found, found
