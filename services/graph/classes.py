@@ -42,7 +42,7 @@ for _label, _nouns in {
            "party government ministry department council committee army navy regiment battalion division "
            "brigade fleet squadron unit network channel station newspaper magazine publisher studio chain "
            "restaurant hotel church order orchestra choir ensemble consortium cooperative subsidiary "
-           "startup developer tribe dynasty family",
+           "startup developer tribe dynasty family distributor broadcaster",
     "GPE": "city town village country state nation province county municipality district borough suburb "
            "neighborhood neighbourhood commune hamlet capital metropolis region territory republic kingdom "
            "empire colony township parish settlement community locality prefecture canton emirate principality "

@@ -374,7 +374,9 @@ _PLACE_HEADS = {"falls", "springs", "heights", "county", "township", "borough", 
                 "harbour", "harbor", "junction", "peninsula"}
 _COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
                   "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
-                  "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh"}
+                  "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh", "films", "media", "publishing",
+                  "broadcasting", "communications", "technologies", "laboratories", "labs", "pharmaceuticals",
+                  "foods", "brewing", "distribution", "co", "co."}  # "Zeitgeist Films" is no one's surname
 
 
 def quoted_titles(doc: Any) -> list[NameSpan]:
@@ -401,7 +403,10 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
         text = " ".join(doc[start:end].text.split())
         if not is_name(text):
             continue
-        out.append(NameSpan(start, end, text, "WORK_OF_ART", doc[start:end].root))
+        before = doc[start - 2] if start >= 2 else None  # the word before the opening quotation mark
+        named = CLASS_TYPES.get(before.lower_) if before is not None and before.pos_ == "NOUN" else None
+        label = named if named and named not in ("WORK_OF_ART", "PRODUCT", "EVENT", "LAW") else "WORK_OF_ART"
+        out.append(NameSpan(start, end, text, label, doc[start:end].root))  # 'the space duo "Future Folk"': a band
     return out
 
 

@@ -114,3 +114,14 @@ def test_a_job_before_a_persons_name_and_an_office_named_alone_are_no_name(extra
 def test_a_catalogue_number_is_no_name(extractor):
     found = names(extractor, "The Symphony No. 5 in C minor, Op. 67, was written by Beethoven.")
     assert "symphony no. 5 in c minor" in found and "op" not in found, found
+
+
+@pytest.mark.parametrize(("text", "name", "label"), [
+    ("Zeitgeist Films is an American independent film distributor based in New York City.", "zeitgeist films", "ORG"),
+    ('It is a film about the acoustic space duo "Future Folk".', "future folk", "ORG"),
+    ('The film marked the debut of famous comedian "Dharmavarapu Subramanyam" into film industry.',
+     "dharmavarapu subramanyam", "PERSON"),
+    ('He wrote the novel "Dune" in 1965.', "dune", "WORK_OF_ART"),
+])
+def test_a_company_head_or_the_class_before_a_quoted_name_types_it(extractor, text, name, label):
+    assert names(extractor, text)[name] == label
