@@ -87,7 +87,7 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
         if subject and not ent.stated:  # a biography's surname alone is its subject
             longer = subject
         if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
-            longer = [o for o in entities.values() if o.key != ent.key and o.key.split()[0] == words[0]
+            longer = [o for o in entities.values() if o.key != ent.key and _given_name_of(words[0], o.key.split()[0])
                       and len(o.key.split()) > 1 and kind(o.type) == "person"]
         if len(longer) == 1:
             target[ent.key] = longer[0].key
@@ -146,3 +146,19 @@ def match_existing(entities: dict[str, DocEntity], existing: list[dict[str, Any]
         else:
             out[ent.key] = ent.key
     return out
+
+
+# Short forms of given names that are no prefix of them ("Bob" of Robert); a prefix of three letters or more is
+# one by itself ("Ben" of Benjamin, "Chris" of Christopher).
+_DIMINUTIVES = {"bob": "robert", "bobby": "robert", "bill": "william", "billy": "william", "will": "william",
+                "dick": "richard", "rick": "richard", "jim": "james", "jimmy": "james", "jack": "john",
+                "johnny": "john", "peggy": "margaret", "maggie": "margaret", "meg": "margaret", "liz": "elizabeth",
+                "beth": "elizabeth", "betty": "elizabeth", "kate": "katherine", "katie": "katherine",
+                "ted": "edward", "ned": "edward", "harry": "henry", "hank": "henry", "chuck": "charles",
+                "charlie": "charles", "tony": "anthony", "larry": "lawrence", "peg": "margaret", "sally": "sarah",
+                "polly": "mary", "molly": "mary", "sue": "susan", "nancy": "anne", "jenny": "jennifer"}
+
+
+def _given_name_of(short: str, given: str) -> bool:
+    """Whether ``short`` is ``given`` or a short form of it: "Ben" of "Benjamin Andrew Stokes", "Bob" of Robert."""
+    return short == given or _DIMINUTIVES.get(short) == given or (len(short) >= 3 and given.startswith(short))

@@ -200,6 +200,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
         while label == "ORG" and start >= 2 and doc[start - 1].text == "," and _is_propn(doc[start - 2]) \
                 and any(t.text == "&" for t in doc[start:end]):
             start -= 2  # "Harris, Forbes & Co.", "Kuhn, Loeb & Co.": a firm's partners are all in its name
+        if end - start == 1 and start > 0 and doc[start - 1].like_num and doc[start].text.endswith("s") \
+                and doc[start].tag_ in ("NNS", "NNPS"):
+            continue  # "played 81 Tests and 223 ODIs": things counted, no name
         if end - start == 1 and doc[start].text.rstrip(".").lower() in ("op", "no", "bwv", "hwv", "kv") \
                 and end < len(doc) and (doc[end].like_num or doc[end].text == "."):
             continue  # "Op. 67", "BWV 564": a catalogue number, no name

@@ -125,3 +125,18 @@ def test_a_catalogue_number_is_no_name(extractor):
 ])
 def test_a_company_head_or_the_class_before_a_quoted_name_types_it(extractor, text, name, label):
     assert names(extractor, text)[name] == label
+
+
+def test_a_short_given_name_is_the_person_the_text_names_in_full(services, dated):
+    """Round 12's judge: "Ben" `born_in` Christchurch beside "Benjamin Andrew Stokes"; "Ben" is he."""
+    text = ("Benjamin Andrew Stokes (born 4 June 1991) is an English cricketer. Born in Christchurch, New Zealand, Ben "
+            "moved to Cockermouth in England at the age of twelve.")
+    ingest(services, dated.name, "Ben Stokes", text)
+    facts = {(f.relation, f.target) for f in services.graph.facts_of_entity("benjamin andrew stokes", [dated.id])}
+    assert not services.graph.facts_of_entity("ben", [dated.id])
+    assert any(target == "Christchurch" for _, target in facts), facts
+
+
+def test_things_counted_are_no_names(extractor):
+    found = names(extractor, "He has played 81 Tests and 223 ODIs for England.")
+    assert "tests" not in found and "england" in found, found  # round 12's judge: "Tests" (NORP)
