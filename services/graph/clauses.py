@@ -320,7 +320,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue
         span, obj = resolver.by_token[tok.i]
         if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS \
-                or (tok.head.i == span.end and tok.head.pos_ == "NOUN"):  # "All-Star guard": the name modifies a noun
+                or (tok.head.i == span.end and tok.head.pos_ == "NOUN") \
+                or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
+            # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
             continue  # "the Australian band X": a name that modifies a noun is no object
         path: list[Any] = []
         node = tok

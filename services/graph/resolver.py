@@ -96,8 +96,9 @@ class Resolver:
             return [ref] if ref else []
         if tok.pos_ not in ("NOUN", "PROPN"):
             return []
-        for child in tok.children:  # "the artist William Holman Hunt", "Hunt, the artist"
-            if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i:
+        for child in tok.children:  # "the artist William Holman Hunt", "the band, Metallica"
+            if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i \
+                    and child.left_edge.i - tok.i <= 2:  # not a name the parser hung on it from a clause away
                 return [self.by_token[child.i][1]]
         label = class_label(tok.lemma_)
         if label and label not in ("PERSON", "EVENT", "LAW") and tok.lemma_ != "family":  # "the dbm library", "the Tate gallery": the class

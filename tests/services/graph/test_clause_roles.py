@@ -96,3 +96,13 @@ def test_round_12c_who_is_related_to_whom(extractor):
     found = _found(extractor, "The 1986 North Carolina Tar Heels football team represented the University of North "
                               "Carolina at Chapel Hill during the 1986 season.", "1986 North Carolina Tar Heels football team")
     assert {f[1:] for f in found} == {("represented", "university of north carolina at chapel hill")}, found
+
+
+def test_a_name_hung_on_a_noun_from_a_clause_away_is_no_apposition(extractor):
+    """Round 12's judge: "Argentina `borders` Brazil" from a sentence about Paraguay."""
+    found = _found(extractor, "Paraguay is a landlocked country in central South America, bordered by Argentina to "
+                              "the south and southwest, Brazil to the east and northeast, and Bolivia to the "
+                              "northwest.", "Paraguay")
+    assert ("argentina", "borders", "paraguay") in found, found
+    assert not [f for f in found if f[0] == "argentina" and f[2] == "brazil"], found
+    assert not [f for f in found if f[2] == "brazil" and f[1] == "related_to"], found
