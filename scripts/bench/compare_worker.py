@@ -46,6 +46,8 @@ def handle(svc: Any, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def serve() -> int:
+    here = os.path.dirname(os.path.abspath(__file__))  # run as a file: its folder's modules must shadow nothing
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # libraries' prints (and C-level writes) go to stderr, never into the protocol
     sys.stdout = sys.stderr
