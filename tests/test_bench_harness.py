@@ -217,7 +217,7 @@ def test_compare_samples_give_each_side_its_figures_and_new_over_old_ratios():
 
     s = Samples(rounds=2)
     for r in range(2):
-        for q, ms in enumerate((10.0, 20.0, 30.0)):
+        for ms in (10.0, 20.0, 30.0):
             s.add("gather", "old", r, ms)
             s.add("gather", "new", r, ms / 2)
             s.add("gather.walk", "old", r, 1.0)  # a part only the old code times

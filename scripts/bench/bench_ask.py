@@ -148,8 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.compare is not None:
             compared = {"collection": {"documents": documents, "chunks": chunks, "ingest_s": ingest_s, "reused": reused},
                        **compare_ask(args.compare, args.against, queries, args.rounds)}
-            versions = store_versions(svc.engine, folder)
-            return _write_compare(args, compared, started, machine, settings, versions)
+            from scripts.bench.compare import write_compare
+
+            return write_compare("core-compare" if args.name == "ask" else args.name, "ask", compared,
+                                 _compare_method(args, compared), started=started, machine=machine, settings=settings,
+                                 versions=store_versions(svc.engine, folder))
         retriever = svc.ask.retriever
         for q in queries[:5]:  # warm-up: the model, plans, caches
             retriever.gather(q, ["sotu"])
@@ -204,12 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _write_compare(args: Any, figures: dict[str, Any], started: float, machine: dict[str, Any], settings: Any,
-                   versions: dict[str, str]) -> int:
-    from scripts.bench.compare import merge_results
-
-    name = args.name if args.name != "ask" else "core-compare"
-    merged, method = merge_results(name, "ask", rounded(figures, 3), [
+def _compare_method(args: Any, figures: dict[str, Any]) -> list[str]:
+    return [
         f"{figures['collection']['documents']} addresses ({figures['collection']['chunks']} chunks) in one kept data "
         "folder; one worker process per checkout (cwd and PYTHONPATH = that checkout) on its stores.",
         f"{figures['queries']} queries, one warm-up pass of 5 per side, then {args.rounds} rounds; every query on both "
@@ -217,11 +216,7 @@ def _write_compare(args: Any, figures: dict[str, Any], started: float, machine: 
         "(embedding included), then AskService.ask's timings_ms['answer'] fresh (all rounds), then with each round's "
         "questions in one conversation per side. p50/p95 per round, median over rounds; ratios new/old; the paired "
         "ratio is the median over (query, round) of new ms / old ms.",
-    ])
-    path = write_results(name, merged, started=started, machine=machine, settings=settings, versions=versions,
-                         method=method)
-    print(f"wrote {path}")
-    return 0
+    ]
 
 
 if __name__ == "__main__":

@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = fresh_data_dir("search")
     os.environ["RAG_GRAPH_ENABLED"] = "false"  # search never reads the graph; spare its server
     from scripts.bench import search_data as data
-    from scripts.bench.compare import close_workers, describe, start_workers
+    from scripts.bench.compare import close_workers, describe, start_workers, write_compare
     from scripts.bench.search_probe import StatementRecorder
     from scripts.bench.search_queries import load_queries
     from services.container import build_services
@@ -251,9 +251,10 @@ def main(argv: list[str] | None = None) -> int:
         figures["loads"] = loaded
         if workers:
             figures["checkouts"] = describe(workers)
-            versions = store_versions(svc.engine, folder)
             recorder.close()
-            return _write_compare(args, figures, started, machine, settings, versions, scales)
+            return write_compare("core-compare" if args.name == "search" else args.name, "search", figures,
+                                 _compare_method(args, scales), started=started, machine=machine, settings=settings,
+                                 versions=store_versions(svc.engine, folder))
         targets = _targets(figures, svc.search.ef_search)
         notes = [f"Missed: {t['name']} = {t['value']:.3g}{t['unit']} (target {t['op']} {t['limit']}{t['unit']})."
                  for t in targets if t["met"] is False]
@@ -269,23 +270,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _write_compare(args: Any, figures: dict[str, Any], started: float, machine: dict[str, Any], settings: Any,
-                   versions: dict[str, str], scales: list[int]) -> int:
-    from scripts.bench.compare import merge_results
-
-    name = args.name if args.name != "search" else "core-compare"
-    merged, method = merge_results(name, "search", rounded(figures, 3), [
+def _compare_method(args: Any, scales: list[int]) -> list[str]:
+    return [
         *_method(args, scales)[:1],
         "One worker process per checkout (cwd and PYTHONPATH = that checkout) on the same stores; each computes "
         f"the {args.queries} query vectors first (its query cache: the timings exclude embedding) and runs one "
         f"warm-up pass, then {args.rounds} rounds: every query in every mode on both sides, which side first "
         "flipping each query and round. Timed inside the worker: the whole SearchService.search call. p50/p95 per "
         "round, median over rounds; ratios new/old; the paired ratio is the median of new ms / old ms per query.",
-    ])
-    path = write_results(name, merged, started=started, machine=machine, settings=settings, versions=versions,
-                         method=method)
-    print(f"wrote {path}")
-    return 0
+    ]
 
 
 def _method(args: Any, scales: list[int]) -> list[str]:

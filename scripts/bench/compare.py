@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from scripts.bench.common import ROOT, median, summarize_rounds
+from scripts.bench.common import ROOT, median, rounded, summarize_rounds, write_results
 
 WORKER = Path(__file__).resolve().with_name("compare_worker.py")
 SIDES = ("old", "new")
@@ -183,3 +183,11 @@ def merge_results(name: str, key: str, figures: dict[str, Any], method: list[str
     merged = {k: v for k, v in earlier.get("figures", {}).items() if k != key}
     lines = [m for m in earlier.get("method", []) if not m.startswith(f"[{key}]")]
     return {**merged, key: figures}, lines + [f"[{key}] {m}" for m in method]
+
+
+def write_compare(name: str, key: str, figures: dict[str, Any], method: list[str], **results: Any) -> int:
+    """``figures`` under ``key`` in docs/bench/<name>.json beside the other benchmark's (:func:`merge_results`);
+    ``results`` are :func:`scripts.bench.common.write_results`' keywords (started, machine, settings, versions)."""
+    merged, lines = merge_results(name, key, rounded(figures, 3), method)
+    print(f"wrote {write_results(name, merged, method=lines, **results)}")
+    return 0
