@@ -184,3 +184,58 @@ def test_cli_bench_reads_importtime_lines():
     blocked = parse_importtime("import time:         8 |          8 |   torch\nimport time: 50 | 58 | thinc.compat")
     assert import_profile(blocked)["heavy_imported"] == []
     assert list(profile["largest_imports_ms"]) == ["cli.main", "torch"]
+
+
+def test_compare_schedule_times_every_query_on_both_sides_and_flips_who_goes_first():
+    from scripts.bench.compare import schedule
+
+    order = list(schedule(3, 2))
+    assert len(order) == 12
+    assert {(r, q, side) for r, q, side in order} == {(r, q, s) for r in range(2) for q in range(3) for s in ("old", "new")}
+    firsts = [side for i, (_r, _q, side) in enumerate(order) if i % 2 == 0]
+    assert firsts == ["old", "new", "old", "new", "old", "new"]  # and on across the rounds
+    assert [q for _r, q, _s in order[:6]] == [0, 0, 1, 1, 2, 2] and all(r == 1 for r, _q, _s in order[6:])
+    pairs = [order[i : i + 2] for i in range(0, 12, 2)]
+    assert all({a[2], b[2]} == {"old", "new"} and a[:2] == b[:2] for a, b in pairs)
+    assert sum(a[2] == "old" for a, _b in pairs) == 3  # each side goes first half the time
+
+
+def test_compare_reads_worker_replies_and_stops_on_a_failed_or_broken_one():
+    from scripts.bench.compare import parse_reply
+
+    assert parse_reply('{"ok": true, "ms": 12.5, "parts": {"semantic": 3.0}}\n', "old")["parts"] == {"semantic": 3.0}
+    with pytest.raises(RuntimeError, match="the new worker failed: KeyError: 'x'"):
+        parse_reply('{"ok": false, "error": "KeyError: \'x\'", "trace": "..."}', "new")
+    with pytest.raises(RuntimeError, match="not JSON"):
+        parse_reply("Loading weights: 100%\n", "old")
+    with pytest.raises(RuntimeError, match="the old worker exited"):
+        parse_reply("", "old")
+
+
+def test_compare_samples_give_each_side_its_figures_and_new_over_old_ratios():
+    from scripts.bench.compare import Samples
+
+    s = Samples(rounds=2)
+    for r in range(2):
+        for ms in (10.0, 20.0, 30.0):
+            s.add("gather", "old", r, ms)
+            s.add("gather", "new", r, ms / 2)
+            s.add("gather.walk", "old", r, 1.0)  # a part only the old code times
+    fig = s.figures()
+    assert fig["gather"]["old"]["p50"] == 20.0 and fig["gather"]["new"]["p50"] == 10.0
+    assert fig["gather"]["ratio_p50"] == pytest.approx(0.5) and fig["gather"]["ratio_p95"] == pytest.approx(0.5)
+    assert fig["gather"]["paired_ratio_median"] == pytest.approx(0.5)
+    assert fig["gather.walk"]["only"] == "old" and "new" not in fig["gather.walk"]
+    assert s.load_figures() == {}
+
+
+def test_compare_results_keep_the_other_benchmarks_figures(tmp_path):
+    from scripts.bench.compare import merge_results
+
+    common.write_results("cmp", {"ask": {"gather": 1}}, started=1_700_000_000.0, method=["[ask] how"],
+                         results_dir=tmp_path)
+    figures, method = merge_results("cmp", "search", {"hybrid": 2}, ["timed so"], results_dir=tmp_path)
+    assert figures == {"ask": {"gather": 1}, "search": {"hybrid": 2}}
+    assert method == ["[ask] how", "[search] timed so"]
+    again, method = merge_results("cmp", "ask", {"gather": 3}, ["anew"], results_dir=tmp_path)
+    assert again == {"ask": {"gather": 3}} and method == ["[ask] anew"]  # its own earlier figures replaced

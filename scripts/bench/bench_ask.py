@@ -6,8 +6,12 @@ retrievers, fusion, MMR) for topical queries and HotpotQA questions, and reports
 phase of a whole offline ``AskService.ask`` (composing the extractive answer from the context; Ask's own
 ``timings_ms["answer"]``), each question in a new conversation and all of them in one long conversation.
 Usage: python -m scripts.bench.bench_ask [--docs 233] [--queries 60] [--rounds 3] [--keep DIR]
+       [--compare OLD [--against NEW]]
 (``--keep DIR`` ingests into DIR once and reuses it on later runs, and leaves its stores running: for
 timing the retrieval again after a change without another 15-minute ingest.)
+``--compare OLD`` times OLD's code (another checkout, e.g. the commit before a change) against NEW's (default:
+this checkout) in the same run, on the same data folder and queries, alternating (scripts/bench/compare.py):
+gather and the answer phase, per side, with the new/old ratios; results go to docs/bench/<name>.json under "ask".
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ if __package__ in (None, ""):  # run as a file
 
 from scripts.bench.bench_ingest import SCHEMA, sample, write_slices
 from scripts.bench.common import (
+    ROOT,
     SHARED_DATA,
     fresh_data_dir,
     machine_facts,
@@ -59,6 +64,43 @@ def answer_phase(svc: Any, queries: list[str], rounds: int) -> dict[str, Any]:
     return {"fresh_ms": summarize_rounds(fresh), "conversation_ms": summarize_rounds(longer)}
 
 
+def compare_ask(old: Path, new: Path, queries: list[str], rounds: int) -> dict[str, Any]:
+    """Gather, then the answer phase (fresh, then in one conversation per side and round), old and new alternating."""
+    from scripts.bench.compare import Samples, close_workers, describe, print_table, start_workers, timed
+
+    workers = start_workers(old, new)
+    try:
+        for worker in workers.values():  # warm-up, as the single-checkout run: the model, plans, caches, spaCy
+            for q in queries[:5]:
+                worker.request("gather", query=q, collections=["sotu"])
+            worker.request("ask", query=queries[0], collections=["sotu"])
+        gather, answers = Samples(rounds), Samples(rounds)
+        timed(workers, gather, len(queries), rounds, ["gather"],
+              lambda w, q, _phase: _pair(w.request("gather", query=queries[q], collections=["sotu"])))
+        conversation: dict[str, int | None] = {}
+
+        def answer(worker: Any, q: int, phase: str) -> tuple[float, dict[str, float]]:
+            if phase == "answer_fresh":
+                return _pair(worker.request("ask", query=queries[q], collections=["sotu"]))
+            reply = worker.request("ask", query=queries[q], collections=["sotu"],
+                                   conversation=None if q == 0 else conversation[worker.side])
+            conversation[worker.side] = reply["conversation"]
+            return _pair(reply)
+
+        timed(workers, answers, len(queries), rounds, ["answer_fresh"], answer)
+        timed(workers, answers, len(queries), rounds, ["answer_conversation"], answer)
+        phases = {**gather.figures(), **answers.figures()}
+        print_table(phases)
+        return {"checkouts": describe(workers), "queries": len(queries), "rounds": rounds, "phases": phases,
+                "load_1m": {"gather": gather.load_figures(), "answer": answers.load_figures()}}
+    finally:
+        close_workers(workers)
+
+
+def _pair(reply: dict[str, Any]) -> tuple[float, dict[str, float]]:
+    return reply["ms"], reply.get("parts", {})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=233, help="how many addresses (spread over the years)")
@@ -66,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--name", default="ask", help="results file name (docs/bench/<name>.json)")
     parser.add_argument("--keep", type=Path, default=None, help="reuse (or create and keep) this data folder")
+    parser.add_argument("--compare", type=Path, default=None, help="the old checkout, timed against --against")
+    parser.add_argument("--against", type=Path, default=ROOT, help="the new checkout (default: this one)")
     args = parser.parse_args(argv)
     corpus = SHARED_DATA / "sotu"
     if not (corpus / "metadata.csv").is_file():
@@ -100,8 +144,16 @@ def main(argv: list[str] | None = None) -> int:
         documents, chunks = sotu.document_count, sotu.chunk_count
         print(f"{documents} documents, {chunks} chunks" + (f" ingested in {ingest_s:.0f} s" if ingest_s else
                                                            " (kept from an earlier run)") + "; timing…", flush=True)
-        retriever = svc.ask.retriever
         queries = load_queries(args.queries)
+        if args.compare is not None:
+            compared = {"collection": {"documents": documents, "chunks": chunks, "ingest_s": ingest_s, "reused": reused},
+                       **compare_ask(args.compare, args.against, queries, args.rounds)}
+            from scripts.bench.compare import write_compare
+
+            return write_compare("core-compare" if args.name == "ask" else args.name, "ask", compared,
+                                 _compare_method(args, compared), started=started, machine=machine, settings=settings,
+                                 versions=store_versions(svc.engine, folder))
+        retriever = svc.ask.retriever
         for q in queries[:5]:  # warm-up: the model, plans, caches
             retriever.gather(q, ["sotu"])
         totals: list[list[float]] = []
@@ -153,6 +205,18 @@ def main(argv: list[str] | None = None) -> int:
                          ])
     print(f"wrote {path}")
     return 0
+
+
+def _compare_method(args: Any, figures: dict[str, Any]) -> list[str]:
+    return [
+        f"{figures['collection']['documents']} addresses ({figures['collection']['chunks']} chunks) in one kept data "
+        "folder; one worker process per checkout (cwd and PYTHONPATH = that checkout) on its stores.",
+        f"{figures['queries']} queries, one warm-up pass of 5 per side, then {args.rounds} rounds; every query on both "
+        "sides, which side first flipping each query and round. Timed inside the worker: GraphAwareRetriever.gather "
+        "(embedding included), then AskService.ask's timings_ms['answer'] fresh (all rounds), then with each round's "
+        "questions in one conversation per side. p50/p95 per round, median over rounds; ratios new/old; the paired "
+        "ratio is the median over (query, round) of new ms / old ms.",
+    ]
 
 
 if __name__ == "__main__":

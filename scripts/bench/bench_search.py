@@ -7,7 +7,11 @@ At each scale (10k, then 100k chunks in the same collection) every query runs th
 - with embedding: the cache is emptied before each call, so the model embeds the query.
 Recall@10 compares the service's semantic top-10 (at the shipped ``hnsw_ef_search``) with an exact
 scan: the very statement the service ran, replayed with index scans turned off.
+``--compare OLD [--against NEW]`` times OLD's code (another checkout) against NEW's (default: this checkout) at
+each scale instead: the same collection and queries, the three modes excluding embedding, both sides alternating
+(scripts/bench/compare.py); no recall or plans. Results go to docs/bench/<name>.json under "search".
 Usage: python -m scripts.bench.bench_search [--scales 10000,100000] [--rounds 5] [--no-cache]
+       [--compare OLD [--against NEW]]
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ if __package__ in (None, ""):  # run as a file
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from scripts.bench.common import (
+    ROOT,
     fresh_data_dir,
     machine_facts,
     median,
@@ -134,6 +139,30 @@ def measure_scale(svc: Any, recorder: Any, coll: str, queries: list[str], args: 
     return out
 
 
+def compare_scale(workers: dict[str, Any], engine: Any, coll: str, queries: list[str], rounds: int) -> dict[str, Any]:
+    """Each side's query vectors computed first (its query cache), one warm-up pass, then ``rounds`` rounds of
+    every query in every mode, old and new alternating per query."""
+    from scripts.bench.compare import Samples, print_table, timed
+    from scripts.bench.search_probe import chunk_count
+
+    for worker in workers.values():
+        for q in queries:
+            worker.request("embed", query=q)
+        for q in queries:
+            for mode in MODES:
+                worker.request("search", query=q, collections=[coll], mode=mode)
+    samples = Samples(rounds)
+
+    def search(worker: Any, q: int, mode: str) -> tuple[float, dict[str, float]]:
+        reply = worker.request("search", query=queries[q], collections=[coll], mode=mode)
+        return reply["ms"], reply["parts"]
+
+    timed(workers, samples, len(queries), rounds, list(MODES), search)
+    phases = samples.figures()
+    print_table(phases)
+    return {"chunks": chunk_count(engine), "phases": phases, "load_1m": samples.load_figures()}
+
+
 def _targets(figures: dict[str, Any], ef: int) -> list[dict[str, Any]]:
     big = figures["scales"][-1]
     label = f"{big['chunks'] // 1000}k chunks"
@@ -160,12 +189,15 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: the app's, pgvector's 16)")
     parser.add_argument("--hnsw-ef-construction", type=int, default=None,
                         help="HNSW ef_construction for that index (default: the app's, pgvector's 64)")
+    parser.add_argument("--compare", type=Path, default=None, help="the old checkout, timed against --against")
+    parser.add_argument("--against", type=Path, default=ROOT, help="the new checkout (default: this one)")
     args = parser.parse_args(argv)
     scales = sorted(int(s) for s in args.scales.split(","))
     started, machine = time.time(), machine_facts()
     folder = fresh_data_dir("search")
     os.environ["RAG_GRAPH_ENABLED"] = "false"  # search never reads the graph; spare its server
     from scripts.bench import search_data as data
+    from scripts.bench.compare import close_workers, describe, start_workers, write_compare
     from scripts.bench.search_probe import StatementRecorder
     from scripts.bench.search_queries import load_queries
     from services.container import build_services
@@ -173,8 +205,17 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = get_settings()
     svc = build_services(settings)
+    workers: dict[str, Any] = {}
     try:
         coll = svc.collections.create(name="bench", description="Search benchmark: State of the Union chunks.")
+        if args.compare is not None:  # their services see the collection; its chunks come before any timing
+            workers = start_workers(args.compare, args.against)
+
+        def measure() -> dict[str, Any]:
+            if workers:
+                return compare_scale(workers, svc.engine, coll.name, queries, args.rounds)
+            return measure_scale(svc, recorder, coll.name, queries, args)
+
         docs, source = data.load_corpus(settings.chunk_size, settings.chunk_overlap)
         real = data.first_chunks(docs, scales[0])
         texts = [c.text for d in real for c in d.chunks]
@@ -188,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         data.vacuum_analyze(svc.engine)
         loaded = [{"chunks": len(texts), "seconds": load_s / 1000, "vectors": "real"}]
         print(f"loaded {len(texts)} chunks in {load_s / 1000:.0f} s; measuring…", flush=True)
-        figures["scales"].append(measure_scale(svc, recorder, coll.name, queries, args))
+        figures["scales"].append(measure())
         real_nn, sigma, synthetic_nn = data.nearest_neighbour_similarity(vectors), None, None
         index = {"m": args.hnsw_m, "ef_construction": args.hnsw_ef_construction}
         for scale in scales[1:]:
@@ -202,24 +243,42 @@ def main(argv: list[str] | None = None) -> int:
             loaded.append({"chunks": len(noisy), "seconds": load_s / 1000, "vectors": "synthetic (mixed real + noise)",
                            "hnsw": {k: v for k, v in index.items() if v is not None} or "pgvector defaults", **parts})
             print(f"loaded {len(noisy)} more chunks in {load_s / 1000:.0f} s; measuring…", flush=True)
-            figures["scales"].append(measure_scale(svc, recorder, coll.name, queries, args))
+            figures["scales"].append(measure())
         figures["synthetic_vectors"] = {"noise_similarity_to_mix": data.MIX_SIMILARITY, "noise_sigma": sigma,
                                         "real_median_nn_similarity": real_nn,
                                         "synthetic_median_similarity_to_nearest_real": synthetic_nn,
                                         "shift_chars": data.SHIFT_CHARS}
         figures["loads"] = loaded
+        if workers:
+            figures["checkouts"] = describe(workers)
+            recorder.close()
+            return write_compare("core-compare" if args.name == "search" else args.name, "search", figures,
+                                 _compare_method(args, scales), started=started, machine=machine, settings=settings,
+                                 versions=store_versions(svc.engine, folder))
         targets = _targets(figures, svc.search.ef_search)
         notes = [f"Missed: {t['name']} = {t['value']:.3g}{t['unit']} (target {t['op']} {t['limit']}{t['unit']})."
                  for t in targets if t["met"] is False]
         versions = store_versions(svc.engine, folder)
         recorder.close()
     finally:
+        close_workers(workers)
         svc.close()
         stop_stores(folder)
     path = write_results(args.name, rounded(figures, 3), started=started, machine=machine, settings=settings,
                          versions=versions, targets=rounded(targets, 3), notes=notes, method=_method(args, scales))
     print(f"wrote {path}")
     return 0
+
+
+def _compare_method(args: Any, scales: list[int]) -> list[str]:
+    return [
+        *_method(args, scales)[:1],
+        "One worker process per checkout (cwd and PYTHONPATH = that checkout) on the same stores; each computes "
+        f"the {args.queries} query vectors first (its query cache: the timings exclude embedding) and runs one "
+        f"warm-up pass, then {args.rounds} rounds: every query in every mode on both sides, which side first "
+        "flipping each query and round. Timed inside the worker: the whole SearchService.search call. p50/p95 per "
+        "round, median over rounds; ratios new/old; the paired ratio is the median of new ms / old ms per query.",
+    ]
 
 
 def _method(args: Any, scales: list[int]) -> list[str]:
