@@ -41,6 +41,9 @@ def graph_metrics(folder: Path, data: Path) -> dict[str, Any] | None:
     """The tool's JSON for the kept folder, or None when the tool is not beside the checkout."""
     if not TOOL.exists():
         return None
+    from services.stores.graph_store import start_embedded_falkordb
+
+    start_embedded_falkordb(folder)  # the tool reads its socket: a kept folder with nothing new to ingest never started it
     done = subprocess.run([sys.executable, str(TOOL), "--data", str(folder), "--set", str(data)],
                           capture_output=True, text=True, timeout=600, check=False)
     if done.returncode != 0:
