@@ -55,7 +55,9 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
     """The verb's subjects (resolved), whether the verb is passive, and the owners of a subject that is their
     work ("her first novel was published by Two Dollar Radio": the novel has no name, its author has)."""
     passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children) or \
-        (verb.dep_ == "acl" and verb.tag_ == "VBN")
+        (verb.dep_ == "acl" and verb.tag_ == "VBN") or (verb.dep_ == "advcl" and verb.tag_ == "VBN" and not any(
+            c.dep_ in (*SUBJECTS, "aux") for c in verb.children))  # "…, ceded to the United States by France": a
+    # participle's clause is passive
     qualified = _trailing_participle(verb)
     if qualified is not None:
         return resolver.refs(qualified), passive, []

@@ -106,3 +106,11 @@ def test_a_name_hung_on_a_noun_from_a_clause_away_is_no_apposition(extractor):
     assert ("argentina", "borders", "paraguay") in found, found
     assert not [f for f in found if f[0] == "argentina" and f[2] == "brazil"], found
     assert not [f for f in found if f[2] == "brazil" and f[1] == "related_to"], found
+
+
+def test_a_participles_clause_is_passive(extractor):
+    """The round-12 canvas: "Texas `granted_to` United States" from "…, ceded to the United States by France": what
+    was ceded to the United States, it acquired."""
+    found = _found(extractor, "Texas constituted a portion of the ancient Province of Louisiana, ceded to the United "
+                              "States by France in the year 1803.")
+    assert ("united states", "acquired", "texas") in found and ("texas", "granted_to", "united states") not in found, found
