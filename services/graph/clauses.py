@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
+from services.graph.clause_shapes import absolute, comparison, container, qualified, trailing_participle
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, with_conj
@@ -45,10 +46,6 @@ UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view"
 # declared it.
 CHARACTERISING = {"claim", "describe", "identify", "recognize", "recognise", "classify", "define", "list", "rank",
                   "hail", "cite", "count", "acknowledge", "accept", "label", "brand", "characterize", "characterise"}
-# Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
-# Nueces and the Rio Grande" is the part that lies there, not the State.
-PARTITIVE = {"part", "portion", "section", "half", "rest", "remainder", "piece", "segment", "stretch", "strip",
-             "corner", "side", "end", "most", "much", "some", "area", "region", "territory", "tract", "parcel"}
 
 
 def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
@@ -58,14 +55,14 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
         (verb.dep_ == "acl" and verb.tag_ == "VBN") or (verb.dep_ == "advcl" and verb.tag_ == "VBN" and not any(
             c.dep_ in (*SUBJECTS, "aux") for c in verb.children))  # "…, ceded to the United States by France": a
     # participle's clause is passive
-    qualified = _trailing_participle(verb)
-    if qualified is not None:
-        return resolver.refs(qualified), passive, []
+    noun = trailing_participle(verb)
+    if noun is not None:
+        return resolver.refs(noun), passive, []
     node = verb
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
-            refs = resolver.refs(_qualified(node))  # ", which was rejected": the whole phrase's
+            refs = resolver.refs(qualified(node))  # ", which was rejected": the whole phrase's
             if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
                 before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
                 refs = [before] if before else []
@@ -75,7 +72,7 @@ def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]
             owners = [] if refs else _owners(subjects[0], resolver)
             return refs, passive, owners
         if node.dep_ in ("acl", "relcl"):
-            return resolver.refs(_qualified(node)), passive, []
+            return resolver.refs(qualified(node)), passive, []
         if node.dep_ in ("xcomp", "advcl") and node.head is not node:
             objects = [c for c in node.head.children if c.dep_ in OBJECTS]
             if objects and (node.dep_ == "xcomp" or any(c.lower_ == "as" for c in node.children)):
@@ -104,35 +101,10 @@ def _agents(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
     return found
 
 
-def _qualified(participle: Any) -> Any:
-    """The noun a participle or relative clause qualifies. After a comma it qualifies the whole phrase, not the
-    last name in it: in "a biopic about aviator Amy Johnson, directed by Herbert Wilcox" the biopic is directed,
-    not Johnson; in "a treaty for the annexation of Texas to the United States, which was rejected", not the
-    United States."""
-    head = participle.head
-    first = participle.left_edge.i  # the participle, or the "which" of a relative clause
-    comma = first > 0 and participle.doc[first - 1].text == ","
-    while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
-        head = head.head.head
-    return _whole(head)
 
 
-def _whole(noun: Any) -> Any:
-    """The noun a participle after ``noun`` qualifies, through partitive "of"s: in "that part of the territory of
-    that State lying between" the part lies there, not the State."""
-    while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.lemma_.lower() in PARTITIVE:
-        noun = noun.head.head
-    return noun
 
 
-def _trailing_participle(verb: Any) -> Any | None:
-    """The noun a subjectless participle right after it qualifies, where the parser hung the participle on a verb
-    ("surrendering … that part of the territory of that State lying between …": lying is no clause of its own)."""
-    if verb.dep_ != "advcl" or verb.tag_ not in ("VBG", "VBN") or verb.i == 0 or \
-            any(c.dep_ in SUBJECTS for c in verb.children):
-        return None
-    before = verb.doc[verb.i - 1]
-    return _whole(before) if before.pos_ in ("NOUN", "PROPN") else None
 
 
 def _owners(noun: Any, resolver: Resolver) -> list[Ref]:
@@ -216,7 +188,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
         return []
     out: list[Triple] = []
     for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or _comparison(verb) or verb.i in resolver.by_token:
+        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or comparison(verb) or verb.i in resolver.by_token:
             continue  # (a verb inside a name, '"Hold Da Faith"', says nothing)
         if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
             out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
@@ -277,11 +249,11 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue
             if lemma in ("be", "do") and label == RELATED_TO:
                 continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
-            if _absolute(child, verb):
+            if absolute(child, verb):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
             pobjs = with_conj(c for c in child.children if c.dep_ == "pobj")
             for pobj in pobjs:
-                held = "located_in" if label == "located_near" and _container(pobj, pobjs) else label
+                held = "located_in" if label == "located_near" and container(pobj, pobjs) else label
                 for o in resolver.refs(pobj):
                     out += [Triple(s, held, _raw(verb, particle, child.text), o, anchors) for s in subjects]
                 if pobj.i in resolver.by_token or resolver.refs(pobj) or child.i < verb.i:
@@ -360,30 +332,10 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
     return out
 
 
-def _container(pobj: Any, pobjs: list[Any]) -> bool:
-    """A place after the first one and a comma, with no "and" in the list, is where the first one is: in "near
-    Benton, Kentucky, United States" the park is near Benton and in Kentucky and the United States."""
-    first = pobj.left_edge.i  # "United" of "United States"
-    return pobj is not pobjs[0] and first > 0 and pobj.doc[first - 1].text == "," \
-        and not any(c.dep_ == "cc" for p in pobjs for c in p.children)
 
 
-def _comparison(verb: Any) -> bool:
-    """A verb the parser hung on the second "as" of "as far west as" heads no clause: in "the territory as far west
-    as the Rio Grande was confirmed to Spain" the territory was confirmed, and the river is only its limit."""
-    mark = next((c for c in verb.children if c.dep_ == "mark" and c.lower_ == "as"), None)
-    if mark is None or mark.i < 2:
-        return False
-    before = verb.doc[max(mark.i - 4, 0):mark.i]
-    return any(t.lower_ == "as" for t in before) and before[-1].pos_ in ("ADV", "ADJ")
 
 
-def _absolute(prep: Any, verb: Any) -> bool:
-    """A fronted "with" phrase whose noun has its own predicate is an absolute clause, the circumstance of the
-    sentence ("With Zannino in jail", "With the war over"): its noun is no object of the verb."""
-    return prep.i < verb.i and prep.lower_ in ("with", "without") and any(
-        c.i > p.i and c.dep_ in ("prep", "acomp", "advmod", "amod", "acl")
-        for p in prep.children if p.dep_ == "pobj" for c in p.children)
 
 
 def _second_object(obj: Any) -> bool:

@@ -19,29 +19,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
+from services.graph.name_words import (
+    _COMMON,
+    _COMPANY_HEADS,
+    _DEMONYM,
+    _DOWNTOWN,
+    _HONORIFICS,
+    _NUMBERED,
+    _OFFICES,
+    _PLACE_HEADS,
+    _POSTNOMINALS,
+    _RANKS,
+    _RULERS,
+    _SPEAKING,
+    _TITLES,
+)
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
 ENTITY = "ENTITY"  # a proper name NER gave no type
 KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place", "NORP": "group",
          "EVENT": "event", "WORK_OF_ART": "work", "PRODUCT": "work", "LAW": "work", "LANGUAGE": "language"}
-# Titles whose "of" names a place ("King of Sweden" is a fact about Sweden); any other title's "of" names an
-# office ("Minister of Defense", "Secretary of State").
-_RULERS = {"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "earl", "count",
-           "countess", "sultan", "pharaoh", "tsar", "czar", "shah", "khan", "emir", "bishop", "archbishop", "governor",
-           "mayor", "president", "lord", "lady"}
-# Words before a name that make it a person's ("General Motors" is one name: the title is inside the span).
-_HONORIFICS = {"mr", "mrs", "ms", "dr", "sir", "president", "senator", "governor", "general", "gen", "colonel",
-               "col", "captain", "capt", "commodore", "admiral", "lieutenant", "lt", "major", "maj", "judge",
-               "professor", "prof", "bishop", "reverend", "rev", "mayor", "secretary", "minister", "chancellor",
-               "king", "queen", "emperor", "empress", "prince", "princess", "pope", "sergeant", "sgt"}
-_TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "president", "senator", "governor",
-           "general", "gen", "colonel", "col", "captain", "capt", "king", "queen", "prince", "princess", "emperor",
-           "pope", "saint", "st", "reverend", "rev", "professor", "prof", "judge", "justice", "chancellor",
-           "secretary", "minister", "prime", "chairman", "ceo", "mayor", "admiral", "commodore", "lieutenant",
-           "sheriff", "bishop", "archbishop", "cardinal", "rabbi", "father", "brother", "sister", "uncle", "aunt",
-           "representative", "rep", "sen", "gov", "vice", "former", "late", "director", "coach", "chief", "maj", "lt",
-           "sgt", "cpl", "pvt", "adm", "hon", "msgr", "fr", "mme", "mlle", "herr", "frau", "sr", "jr"}
 
 @dataclass
 class NameSpan:
@@ -251,17 +249,10 @@ def name_spans(doc: Any) -> list[NameSpan]:
     return _nationality_joined(doc, sorted(spans, key=lambda s: s.start))
 
 
-_DOWNTOWN = {"downtown", "uptown", "midtown", "suburban"}
-_DEMONYM = re.compile(r"[A-Z][a-z]+(ish|ian|ese|ean)|French|Dutch|Czech|Greek|Thai|Swiss|Welsh|Scots")
-
-
 def _demonym(tok: Any) -> bool:
     """A one-word name before a common noun that reads as a nationality ("Welsh", "Danish", "Italian")."""
     return tok.dep_ in ("compound", "amod") and tok.head.pos_ == "NOUN" and tok.head.i > tok.i \
         and bool(_DEMONYM.fullmatch(tok.text))
-
-
-_SPEAKING = {"speak", "learn", "teach", "translate", "write", "study", "master"}
 
 
 def _spoken(tok: Any) -> bool:
@@ -369,19 +360,6 @@ def _typed(text: str, label: str) -> str:
     return head
 
 
-# Heads a number completes ("Route 66", "Flight 93", "Apollo 11" is a work's name, left alone).
-_NUMBERED = {"route", "highway", "interstate", "road", "freeway", "expressway", "motorway", "turnpike", "flight",
-             "platform", "terminal", "pier", "gate", "channel", "district", "ward", "precinct", "squadron",
-             "battalion", "regiment", "division", "corps", "brigade", "fleet", "wing", "group", "lot", "unit", "zone"}
-_PLACE_HEADS = {"falls", "springs", "heights", "county", "township", "borough", "parish", "valley", "city",
-                "harbour", "harbor", "junction", "peninsula"}
-_COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
-                  "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
-                  "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh", "films", "media", "publishing",
-                  "broadcasting", "communications", "technologies", "laboratories", "labs", "pharmaceuticals",
-                  "foods", "brewing", "distribution", "co", "co."}  # "Zeitgeist Films" is no one's surname
-
-
 def quoted_titles(doc: Any) -> list[NameSpan]:
     """A title in quotation marks is one name, a work's ("Union of Lublin", "Late Night with Conan O'Brien"; the
     tagger calls the first an organisation): short (at most 12 words), in title case (its words of four letters
@@ -411,24 +389,6 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
         label = named if named and named not in ("WORK_OF_ART", "PRODUCT", "EVENT", "LAW") else "WORK_OF_ART"
         out.append(NameSpan(start, end, text, label, doc[start:end].root))  # 'the space duo "Future Folk"': a band
     return out
-
-
-_COMMON = {"government", "executive", "legislature", "administration", "department", "territory", "territories",
-           "union", "empire", "kingdom", "republic", "nation", "nations", "province", "provinces", "state", "states",
-           "powers", "power", "people", "country", "constitution", "treaty", "minister", "ministers", "president"}
-
-
-# Letters after a person's name: honours, degrees, professional titles.
-_POSTNOMINALS = {"MBE", "OBE", "CBE", "KBE", "DBE", "GBE", "KCMG", "GCMG", "CMG", "KCB", "GCB", "CB", "KG", "KT", "VC",
-                 "GC", "DSO", "MC", "DFC", "AFC", "FRS", "FRSE", "FBA", "QC", "KC", "PhD", "MD", "DPhil", "MP", "MEP",
-                 "MLA", "MSP", "AM", "AO", "AC", "OAM", "OC", "CM", "CH", "OM", "PC", "RA"}
-_OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "treasurer", "postmaster", "attorney",
-            "auditor", "commissioner", "solicitor", "paymaster", "quartermaster", "consul", "ambassador", "envoy",
-            "delegate", "speaker", "clerk", "marshal", "collector", "superintendent", "inspector", "fellow", "citizen",
-            "gentleman", "gentlemen", "honorable", "honourable", "presidency", "premiership", "chairmanship",
-            "governorship", "principal", "headmaster", "headmistress", "chancellorship", "deputy", "premier",
-            "head", "master"}  # "the Head Master is Christian Pritchard"
-_RANKS = {"deputy", "vice", "acting", "assistant", "associate", "under", "first", "second", "lieutenant", "chief"}
 
 
 def _office(tokens: Any) -> bool:

@@ -1,0 +1,71 @@
+"""Where a clause's parts really attach, where the parser's tree says otherwise (used by clauses.py): the noun a
+participle qualifies (through a comma, through partitive "of"s), a participle the parser hung on a verb, the places
+after "near X," that contain X, the second "as" of "as far west as", and a fronted absolute "With X in jail"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.graph.resolver import SUBJECTS
+
+# Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
+# Nueces and the Rio Grande" is the part that lies there, not the State.
+PARTITIVE = {"part", "portion", "section", "half", "rest", "remainder", "piece", "segment", "stretch", "strip",
+             "corner", "side", "end", "most", "much", "some", "area", "region", "territory", "tract", "parcel"}
+
+
+def qualified(participle: Any) -> Any:
+    """The noun a participle or relative clause qualifies. After a comma it qualifies the whole phrase, not the
+    last name in it: in "a biopic about aviator Amy Johnson, directed by Herbert Wilcox" the biopic is directed,
+    not Johnson; in "a treaty for the annexation of Texas to the United States, which was rejected", not the
+    United States."""
+    head = participle.head
+    first = participle.left_edge.i  # the participle, or the "which" of a relative clause
+    comma = first > 0 and participle.doc[first - 1].text == ","
+    while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
+        head = head.head.head
+    return _whole(head)
+
+
+def _whole(noun: Any) -> Any:
+    """The noun a participle after ``noun`` qualifies, through partitive "of"s: in "that part of the territory of
+    that State lying between" the part lies there, not the State."""
+    while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.lemma_.lower() in PARTITIVE:
+        noun = noun.head.head
+    return noun
+
+
+def trailing_participle(verb: Any) -> Any | None:
+    """The noun a subjectless participle right after it qualifies, where the parser hung the participle on a verb
+    ("surrendering … that part of the territory of that State lying between …": lying is no clause of its own)."""
+    if verb.dep_ != "advcl" or verb.tag_ not in ("VBG", "VBN") or verb.i == 0 or \
+            any(c.dep_ in SUBJECTS for c in verb.children):
+        return None
+    before = verb.doc[verb.i - 1]
+    return _whole(before) if before.pos_ in ("NOUN", "PROPN") else None
+
+
+def container(pobj: Any, pobjs: list[Any]) -> bool:
+    """A place after the first one and a comma, with no "and" in the list, is where the first one is: in "near
+    Benton, Kentucky, United States" the park is near Benton and in Kentucky and the United States."""
+    first = pobj.left_edge.i  # "United" of "United States"
+    return pobj is not pobjs[0] and first > 0 and pobj.doc[first - 1].text == "," \
+        and not any(c.dep_ == "cc" for p in pobjs for c in p.children)
+
+
+def comparison(verb: Any) -> bool:
+    """A verb the parser hung on the second "as" of "as far west as" heads no clause: in "the territory as far west
+    as the Rio Grande was confirmed to Spain" the territory was confirmed, and the river is only its limit."""
+    mark = next((c for c in verb.children if c.dep_ == "mark" and c.lower_ == "as"), None)
+    if mark is None or mark.i < 2:
+        return False
+    before = verb.doc[max(mark.i - 4, 0):mark.i]
+    return any(t.lower_ == "as" for t in before) and before[-1].pos_ in ("ADV", "ADJ")
+
+
+def absolute(prep: Any, verb: Any) -> bool:
+    """A fronted "with" phrase whose noun has its own predicate is an absolute clause, the circumstance of the
+    sentence ("With Zannino in jail", "With the war over"): its noun is no object of the verb."""
+    return prep.i < verb.i and prep.lower_ in ("with", "without") and any(
+        c.i > p.i and c.dep_ in ("prep", "acomp", "advmod", "amod", "acl")
+        for p in prep.children if p.dep_ == "pobj" for c in p.children)
