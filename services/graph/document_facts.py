@@ -31,13 +31,13 @@ class DocumentRows:
     walk_keys: dict[str, str]  # collection key -> the name key the walk graph uses
 
 
-def _found(nodes: Sequence[BaseNode]) -> list[tuple[str, str, str, bool, list[str], int, bool]]:
-    out = []
+def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
     for node in nodes:
         for ent in node.metadata.get(KG_NODES_KEY, []):
             p = ent.properties
             out.append((p["key"], ent.name, ent.label or ENTITY, bool(p.get("stated")), list(p.get("aliases") or []),
-                        int(p.get("mentions") or 1), bool(p.get("topic"))))
+                        int(p.get("mentions") or 1), bool(p.get("topic")), p.get("confirmed"), bool(p.get("term"))))
     return out
 
 

@@ -36,6 +36,7 @@ from services.graph.resolver import Resolver, Triple
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
 from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, without_parentheses
 from services.graph.topic import first_subject, share_a_word, topic_spans
+from services.graph.type_evidence import CHECKED, class_before, context_of_list, context_says, same_type, shape_says, written_as_term
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, RELATED_TO
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
@@ -250,17 +251,32 @@ class _Entities:
             for end, wanted in zip((rel.source_id, rel.target_id), kinds, strict=True):
                 if wanted and end in by_id:
                     evidence.setdefault(by_id[end], []).append(wanted)
+        said = {s.start: context_says(s, self.spans, self._after(s)) for s in self.spans}
+        said = {s.start: said[s.start] | context_of_list(s, self.spans, said) for s in self.spans}
         for key, node in self.nodes.items():
             refs = self.refs[key]
             stated = [r.label for r in refs if r.stated]
-            tags = [s.label for s in self.spans if name_key(s.text, s.label) == key and s.label != ENTITY]
+            mine = [s for s in self.spans if name_key(s.text, s.label) == key]
+            tags = [s.label for s in mine if s.label != ENTITY]
             tags += [r.label for r in refs if r.label != ENTITY]
             tags += 3 * evidence.get(key, [])  # what its facts say it is outweighs two mentions' tags
+            tags += 3 * [c for s in mine if (c := class_before(s, self.spans))]  # "rival network Ten"
             node.label = stated[0] if stated else (max(set(tags), key=tags.count) if tags else ENTITY)
             if key in awards and not stated and node.label in _NO_AWARD and head_label(node.name.split()) is None:
                 node.label = ENTITY  # "won the Golden Shoe", "a nomination for Most Popular New Female Talent": a prize
             node.properties["stated"] = bool(stated)
             node.properties["mentions"] = len(refs)
+            # what supports the type beyond the tag (services/graph/type_evidence.py); the document decides
+            context = {*evidence.get(key, []), *(c for s in mine for c in said[s.start])}
+            confirmed = {*stated, *context}
+            if shape_says(node.name, node.label):
+                confirmed.add(node.label)
+            elif not stated and node.label in CHECKED and not any(same_type(node.label, c) for c in context):
+                other = {c for c in context if c in CHECKED}
+                if other and all(same_type(c, min(other)) for c in other):  # tagged ORG, "starring Ewan McGregor"
+                    node.label = max(other, key=lambda c: (tags.count(c), c == "GPE"))
+            node.properties["confirmed"] = sorted(confirmed)
+            node.properties["term"] = written_as_term(node.name, self.text)
         for span in self.spans:
             key = name_key(span.text, span.label)
             found = self.nodes.get(key) or next((n for n in self.nodes.values() if n.properties.get("topic") and
@@ -278,6 +294,11 @@ class _Entities:
                     if alias not in node.properties["aliases"]:
                         node.properties["aliases"].append(alias)
         return list(self.nodes.values())
+
+    def _after(self, span: NameSpan) -> str:
+        if span.root is None:
+            return ""
+        return self.text[self.at.end(span.root.doc[span.start:span.end].end_char):][:80]
 
 
 # What is won or nominated for only is a prize: no organisation, building, person or work, whatever the tagger said

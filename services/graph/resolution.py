@@ -27,6 +27,7 @@ from typing import Any
 
 from services.graph.entities import entity_key
 from services.graph.spans import ENTITY, compatible, is_honorific, kind
+from services.graph.type_evidence import CHECKED, same_type
 
 SHORT_FORM_KINDS = {"person", "org"}
 
@@ -40,21 +41,26 @@ class DocEntity:
     aliases: list[str] = field(default_factory=list)
     votes: Counter[str] = field(default_factory=Counter)
     topic: bool = False
+    confirmed: set[str] | None = None  # the types something beyond the tag supports; None: not checked (LLM path)
+    term: bool = False  # the text writes it in lower case: a term, not a named thing
 
     @property
     def alias_keys(self) -> list[str]:
         return sorted({k for k in (entity_key(a) for a in self.aliases) if k and k != self.key})
 
 
-def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool]]) -> tuple[dict[str, DocEntity],
-                                                                                             dict[str, str]]:
-    """Settle a document's entities from every mention ``(key, name, type, stated, aliases, mentions, topic)``.
+def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity], dict[str, str]]:
+    """Settle a document's entities from every mention ``(key, name, type, stated, aliases, mentions, topic)``,
+    optionally followed by ``confirmed`` (the types with evidence, or None) and ``term``.
 
     Returns the entities by key and a map from every key seen to the key it resolves to.
     """
     entities: dict[str, DocEntity] = {}
-    for key, name, type_, stated, aliases, mentions, topic in found:
+    for key, name, type_, stated, aliases, mentions, topic, *extra in found:
         ent = entities.setdefault(key, DocEntity(key, name, type_))
+        if extra and extra[0] is not None:
+            ent.confirmed = (ent.confirmed or set()) | set(extra[0])
+        ent.term = ent.term or (len(extra) > 1 and bool(extra[1]))
         if stated and not ent.stated:
             ent.type, ent.stated = type_, True
         if type_ != ENTITY:
@@ -76,6 +82,8 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
         if bare is not None and target[ent.key] == ent.key:
             target[ent.key] = bare.key
             bare.type = "PERSON" if not bare.stated and kind(bare.type) in ("person", "other") else bare.type
+            if bare.confirmed is not None and bare.type == "PERSON":
+                bare.confirmed.add("PERSON")  # an honorific is a person's
     for ent in entities.values():  # short forms
         if target[ent.key] != ent.key or ent.topic or kind(ent.type) not in SHORT_FORM_KINDS | {"other"}:
             continue
@@ -105,7 +113,21 @@ def resolve_document(found: list[tuple[str, str, str, bool, list[str], int, bool
             if gone.name not in kept.aliases and gone.name.lower() != kept.name.lower():
                 kept.aliases.append(gone.name)
             kept.aliases += [a for a in gone.aliases if a not in kept.aliases]
-    return {k: e for k, e in entities.items() if target[k] == k}, target
+            if kept.confirmed is not None and gone.confirmed:
+                kept.confirmed |= gone.confirmed
+    kept_entities = {k: e for k, e in entities.items() if target[k] == k}
+    for ent in kept_entities.values():
+        _settle_evidence(ent)
+    return kept_entities, target
+
+
+def _settle_evidence(ent: DocEntity) -> None:
+    """An offline type with no evidence beyond the tag is dropped (services/graph/type_evidence.py)."""
+    if ent.term:
+        ent.type, ent.stated = ENTITY, False  # "aircraft carrier": a term the topic names, typed by nothing
+    elif ent.confirmed is not None and not ent.stated and ent.type in CHECKED \
+            and not any(same_type(ent.type, c) for c in ent.confirmed):
+        ent.type = ENTITY
 
 
 def _after_honorific(ent: DocEntity, entities: dict[str, DocEntity]) -> DocEntity | None:
