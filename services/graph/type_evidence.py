@@ -190,7 +190,7 @@ def context_says(span: NameSpan, spans: list[NameSpan], text_after: str) -> set[
         out.add("PERSON")
     if first.dep_ == "dobj" and head.lemma_ in _WORK_VERBS:
         out.add("WORK_OF_ART")  # 'Sparks released … "Transmiticate"'
-    if first.dep_ == "pobj" and head.lower_ == "in" and head.head.lemma_ in ("star", "appear", "role", "cast", "co-star"):
+    if first.dep_ == "pobj" and head.lower_ == "in" and head.head.lemma_ in ("star", "role", "cast", "co-star"):
         out.add("WORK_OF_ART")  # 'He has also starred in "Due South"'
     return out
 
