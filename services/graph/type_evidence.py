@@ -50,7 +50,7 @@ _ORG_HEADS = {"records", "airways", "airlines", "parliament", "assembly", "congr
               "ventures", "capital", "insurance", "press", "times", "post", "herald", "tribune", "gazette", "news",
               "broadcasting", "television", "radio", "tv", "fm", "brothers", "collective", "philharmonic", "rovers",
               "wanderers", "athletic", "athletics", "united", "breweries", "brewery", "bancorp", "commission",
-              "authority", "board", "office", "bureau", "corps", "guard", "police", "court", "tribunal", "institute",
+              "authority", "board", "office", "bureau", "command", "corps", "guard", "police", "court", "tribunal", "institute",
               "centre", "center", "laboratory", "laboratories", "labs", "hospital", "museum", "library", "gallery"}
 _KEYED = re.compile(r"\bin [A-G](?:[- ](?:flat|sharp|♭|♯))? (?:major|minor)\b")
 _BORN = re.compile(r"[\"”’']?\s*\(\s*(born\b|née\b|b\.\s|c\.\s*\d{3,4}|\d{3,4}\s*[–-]|[A-Z][a-z]+ \d{1,2}, \d{4}\s*[–-])")
@@ -109,7 +109,7 @@ def _heads(words: list[str]) -> set[str]:
     """The labels the name's head nouns give it: its last word's class, the class of a word before a first "of",
     "for" or "in" ("University of Otago", "Piano Sonata in C major"), and the typing heads of classes.head_label."""
     lowered = [_bare(w) for w in words]
-    heads = {lowered[-1]} | {lowered[i - 1] for i, w in enumerate(lowered) if i and w in ("of", "for", "in")}
+    heads = {lowered[-1]} | {lowered[i - 1] for i, w in enumerate(lowered) if i and w in ("of", "for", "in", "at")}
     found = {c for h in heads if (c := class_label(h))} | ({h} if (h := head_label(words)) else set())
     if heads & _ORG_HEADS:
         found.add("ORG")

@@ -85,7 +85,11 @@ def test_a_type_with_evidence_is_kept(extractor, text, topic, name, label):
 def test_the_shapes_and_the_gazetteer():
     assert shape_says("Harris, Forbes & Co.", "ORG") and shape_says("BeijingDance / LDTX", "ORG")
     assert shape_says("Rhys ap Tewdwr", "PERSON") and shape_says("President Lincoln", "PERSON")
+    assert shape_says("University at Albany", "ORG") and shape_says("Special Operations Command", "ORG")
+    assert shape_says("Calgary Flames", "ORG") and shape_says("Piano Sonata in C major", "WORK_OF_ART")
+    assert shape_says("Ridley Scott", "PERSON") and shape_says("Johann Sebastian Bach", "PERSON")
     assert not shape_says("Zeitgeist Films", "PERSON") and not shape_says("Guitar Legends", "PERSON")
+    assert not shape_says("Plott Hound", "PERSON") and not shape_says("San Miguel Brewery Hong Kong", "PERSON")
     assert {"ostrava", "kent", "taiwan", "europe", "oklahoma"} <= place_names()
     assert not {"maha sona", "ten", "marta"} & place_names()
 
