@@ -120,6 +120,16 @@ def _compound(noun: Any) -> str:
     return " ".join([*mods, noun.lemma_.lower()])
 
 
+def _class_noun(noun: Any) -> Any:
+    """The noun that states the class: "an American film and theatrical producer" is a producer, "film" only
+    shares its modifiers (the parser makes "film" the head and "producer" its conjunct)."""
+    conj = next((c for c in noun.children if c.dep_ == "conj" and c.pos_ == "NOUN" and c.i > noun.i), None)
+    if conj is None or any(c.dep_ == "prep" for c in noun.children) or any(c.dep_ in ("det", "prep") for c in
+                                                                           conj.children):
+        return noun
+    return conj if class_label(conj.lemma_) else noun
+
+
 def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: frozenset[int]) -> list[Triple]:
     """Facts a relational or class noun gives its subject: "(is) the capital of France", "a painting by Hunt",
     "an American actor"; and the class itself, which types the subject."""
@@ -129,9 +139,10 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     modifiers = [m for m in noun.children if m.dep_ in ("amod", "compound", "nmod") and m.i < noun.i]
     modifiers += [g for m in modifiers if m.i not in resolver.by_token for g in m.children
                   if g.dep_ in ("amod", "compound", "nmod") and g.i < m.i]  # "an English-American film director"
+    stated = _class_noun(noun)
     for subject in subject_refs:
-        if class_label(noun.lemma_):
-            resolver.context.state_class(subject, noun.lemma_)
+        if class_label(stated.lemma_):
+            resolver.context.state_class(subject, stated.lemma_)
         if subject.topic and resolver.context.topic_phrase is None and noun.pos_ == "NOUN":
             of = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
                   if p.dep_ == "pobj" and p.pos_ == "NOUN"]  # "a genus of flowering plant"

@@ -42,11 +42,18 @@ from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, RELATED_TO
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
 TOPIC_KEY = "rag_topic"
 TITLE_KEY = "rag_title"
-_ALIAS = re.compile(r"^\s*[(,;]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
+_ALIAS = re.compile(r"^\s*[(,;—–]\s*(?:born|n[ée]e?|also known as|a\.?k\.?a\.?|formerly(?: known as)?|nicknamed|"
                     r"known as|or simply|originally|(?:usually |commonly |often |sometimes |also )?"
-                    r"(?:referred to as|called))\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
+                    r"(?:referred to as|called|spelled|spelt))\s+(?:as\s+)?([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|"
                     r"of|the|al|bin|y|da|di|du|la|le)){0,6})")
+# "List of songs recorded by Metallica", "History of Mexico": a title about a part or an aspect of a thing is no
+# other name of it, though its first sentence is about the thing.
+_ASPECT_TITLE = re.compile(r"^(?:lists?|timeline|history|outline|discography|bibliography|filmography|videography|"
+                           r"index|glossary|results?|chronology|geography|demographics|economy|politics|culture|"
+                           r"music|comparison|summary|records?|statistics)\b.*\b(?:of|by|in)\b", re.IGNORECASE)
 _MONTH = re.compile(r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(\s+\d|$)")
+_MORE_ALIASES = re.compile(r"^\s*(?:,\s*(?:or\s+)?|\s+or\s+)([A-Z][\w'’.-]*)(?=\s*[,;)—–]|\s+or\s)")  # ", Kynwyn, or Kynfyn"
+_PARENTHESIS = re.compile(r"^\s*\([^()]{0,80}\)")
 _ACRONYM = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
 
 
@@ -89,7 +96,8 @@ class SpacyTemporalExtractor(TransformComponent):
         described = None
         if not topic_name and base == 0:
             topic_name, described = first_subject(doc, spans, title)
-            if topic_name and title and topic_name != title and share_a_word(topic_name, title):
+            if topic_name and title and topic_name != title and share_a_word(topic_name, title) \
+                    and not _ASPECT_TITLE.match(title):
                 title_alias = title  # the document's title is another name of what its first sentence is about
         context = Context()
         topic_key = ""
@@ -271,12 +279,13 @@ class _Entities:
             confirmed = {*stated, *context}
             if shape_says(node.name, node.label):
                 confirmed.add(node.label)
-            elif not stated and node.label in CHECKED and not any(same_type(node.label, c) for c in context):
+            elif not stated and (node.label in CHECKED or node.label == ENTITY) \
+                    and not any(same_type(node.label, c) for c in context):
                 other = {c for c in context if c in CHECKED}
                 if other and all(same_type(c, min(other)) for c in other):  # tagged ORG, "starring Ewan McGregor"
                     node.label = max(other, key=lambda c: (tags.count(c), c == "GPE"))
             node.properties["confirmed"] = sorted(confirmed)
-            node.properties["term"] = written_as_term(node.name, self.text)
+            node.properties["term"] = node.label != CONCEPT and written_as_term(node.name, self.text)
         for span in self.spans:
             key = name_key(span.text, span.label)
             found = self.nodes.get(key) or next((n for n in self.nodes.values() if n.properties.get("topic") and
@@ -286,13 +295,20 @@ class _Entities:
             node = found
             after = self.text[self.at.end(span.root.doc[span.start:span.end].end_char):][:120] if span.root is not None else ""
             for pattern in (_ALIAS, _ACRONYM):
-                m = pattern.match(after)
+                text = after
+                m = pattern.match(text)
+                if m is None and pattern is _ALIAS:  # "(born c. 990) — sometimes spelled Kynvyn, Kynwyn, …"
+                    text = _PARENTHESIS.sub("", after, count=1)
+                    m = pattern.match(text)
                 if m and m.group(1).strip() and entity_key(m.group(1)) != key and not _MONTH.match(m.group(1)):
                     alias = m.group(1).strip().rstrip(".,")
                     if pattern is _ACRONYM and not _initials_match(node.name, alias):
                         continue
-                    if alias not in node.properties["aliases"]:
-                        node.properties["aliases"].append(alias)
+                    aliases, rest = [alias], text[m.end():]
+                    while pattern is _ALIAS and (more := _MORE_ALIASES.match(rest)):
+                        aliases.append(more.group(1))
+                        rest = rest[more.end():]
+                    node.properties["aliases"] += [a for a in aliases if a not in node.properties["aliases"]]
         return list(self.nodes.values())
 
     def _after(self, span: NameSpan) -> str:

@@ -77,6 +77,7 @@ def without_parentheses(text: str) -> tuple[str, list[int]]:
     "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer": the parenthesis (an alias, a life
     span, a translation) broke the parse of most first sentences, and blanking it out confused the tagger.
     Aliases are read from the original text. A parenthesis inside quotation marks is part of a title and stays.
+    So is an aside between spaced dashes.
     """
     keep = [True] * len(text)
     depth, start, quoted = 0, 0, False
@@ -94,8 +95,15 @@ def without_parentheses(text: str) -> tuple[str, list[int]]:
             if depth == 0 and i - start <= 400:
                 first = start - 1 if start > 0 and text[start - 1] == " " else start
                 keep[first:i + 1] = [False] * (i + 1 - first)
+    for m in _DASH_ASIDE.finditer(text):  # "Cynfyn ap Gwerystan — sometimes spelled Kynvyn, Kynwyn — was …"
+        keep[m.start():m.end() - 1] = [False] * (m.end() - 1 - m.start())
     positions = [i for i, k in enumerate(keep) if k]
     return "".join(text[i] for i in positions), [*positions, len(text)]
+
+
+# An aside between two spaced dashes within a sentence is a parenthesis too (its closing dash and the space after
+# it are dropped with it; the space before the first dash stays).
+_DASH_ASIDE = re.compile(r"(?<=\S) [—–] [^—–.!?\n]{1,200}? [—–] (?=\S)")
 
 
 class Offsets:

@@ -3,8 +3,8 @@
 The small tagger often gives a name a type with nothing behind it: a band or a magazine a PERSON ("Jaguares",
 "Guitar Legends"), a footballer, a demon or a television network a place ("Marta", "Maha Sona", "Ten"), a
 neighbourhood a work. A wrong type misleads more than none, so the offline extractor keeps the tagger's PERSON,
-ORG, place (GPE, LOC, FAC), WORK_OF_ART and PRODUCT only where something else supports it, and leaves the name
-``ENTITY`` (untyped) otherwise. Other types (NORP, EVENT, LAW, LANGUAGE) are kept as tagged.
+ORG, place (GPE, LOC, FAC), WORK_OF_ART, PRODUCT and LAW only where something else supports it, and leaves the
+name ``ENTITY`` (untyped) otherwise. Other types (NORP, EVENT, LANGUAGE) are kept as tagged.
 
 Evidence, any one of which is enough (:func:`shape_says` and :func:`context_says`; the extractor adds the class
 the text states and the kinds its facts need, ``vocabulary.ARGUMENT_KINDS``):
@@ -35,7 +35,7 @@ from pathlib import Path
 from services.graph.classes import class_label, head_label
 from services.graph.spans import NameSpan, is_honorific
 
-CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT"}
+CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "LAW"}
 _PLACES = {"GPE", "LOC", "FAC"}
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "du", "dos", "das", "bin", "ibn", "ap",
               "ferch", "al", "el", "le", "la", "mac", "ter"}
@@ -52,6 +52,9 @@ _ORG_HEADS = {"records", "airways", "airlines", "parliament", "assembly", "congr
               "wanderers", "athletic", "athletics", "united", "breweries", "brewery", "bancorp", "commission",
               "authority", "board", "office", "bureau", "command", "corps", "guard", "police", "court", "tribunal", "institute",
               "centre", "center", "laboratory", "laboratories", "labs", "hospital", "museum", "library", "gallery"}
+_LAW_HEADS = {"code", "statute", "charter", "ordinance", "decree", "convention", "directive", "regulation",
+              "regulations", "article", "clause", "resolution", "accord", "accords", "protocol", "agreement", "treaty",
+              "act", "acts", "law", "laws", "bill", "amendment", "constitution"}
 _KEYED = re.compile(r"\bin [A-G](?:[- ](?:flat|sharp|♭|♯))? (?:major|minor)\b")
 _BORN = re.compile(r"[\"”’']?\s*\(\s*(born\b|née\b|b\.\s|c\.\s*\d{3,4}|\d{3,4}\s*[–-]|[A-Z][a-z]+ \d{1,2}, \d{4}\s*[–-])")
 _YEAR_AFTER = re.compile(r"[\"”’']?\s*\(\s*\d{4}\s*\)")
@@ -139,6 +142,8 @@ def shape_says(name: str, label: str) -> bool:
                     and " ".join(words[:-1]).lower() in place_names()))
     if label in _PLACES:
         return name.lower().removeprefix("the ") in place_names() or bool(heads & _PLACES)
+    if label == "LAW":
+        return "LAW" in heads or bool(heads & _LAW_HEADS) or re.search(r"\sv\.?\s", name) is not None  # "Roe v. Wade"
     return label in heads or (label == "WORK_OF_ART" and _KEYED.search(name) is not None)
 
 
@@ -159,7 +164,10 @@ def class_before(span: NameSpan, spans: list[NameSpan]) -> str | None:
         return None
     if not (doc[i].text.islower() or (doc[i].is_title and not doc[i].is_sent_start)):
         return None
-    return class_label(doc[i].text) or _MORE_CLASSES.get(doc[i].lower_.removesuffix("s"))
+    word = doc[i].lower_.removesuffix("s")
+    if doc[span.start - 1].is_quote and word in _MORE_CLASSES:
+        return _MORE_CLASSES[word]  # 'The track "Highly Strung"': a work, though a race track is a facility
+    return class_label(doc[i].text) or _MORE_CLASSES.get(word)
 
 
 def context_says(span: NameSpan, spans: list[NameSpan], text_after: str) -> set[str]:
