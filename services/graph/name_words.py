@@ -5,6 +5,8 @@ numbered heads, place and company heads, capitalised common nouns, letters after
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 _DOWNTOWN = {"downtown", "uptown", "midtown", "suburban"}
 
@@ -61,3 +63,10 @@ _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "pres
            "sheriff", "bishop", "archbishop", "cardinal", "rabbi", "father", "brother", "sister", "uncle", "aunt",
            "representative", "rep", "sen", "gov", "vice", "former", "late", "director", "coach", "chief", "maj", "lt",
            "sgt", "cpl", "pvt", "adm", "hon", "msgr", "fr", "mme", "mlle", "herr", "frau", "sr", "jr"}
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """English words written more often in lower case (data/common_words.txt; scripts/make_common_words.py)."""
+    text = (Path(__file__).parent / "data" / "common_words.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))

@@ -76,6 +76,8 @@ class Resolver:
             return []
         found = self.by_token.get(tok.i)
         if found:
+            if tok.dep_ in SUBJECTS and any(c.dep_ == "poss" and c.pos_ == "PRON" for c in tok.children):
+                return []  # "Dave made his Tollywood debut": a name after "his" qualifies a noun, it acts in nothing
             return [found[1]]
         word = tok.lower_
         if tok.pos_ == "PRON":

@@ -33,6 +33,7 @@ from services.graph.name_words import (
     _RULERS,
     _SPEAKING,
     _TITLES,
+    common_words,
 )
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 
@@ -415,10 +416,15 @@ def _common(tokens: Any) -> bool:
 
 def _job(tokens: Any) -> bool:
     """A capitalised job title ("an ex Investment Banker", "the Music Director"): words ending in a singular
-    person noun, none of them tagged a person."""
+    person noun, none of them tagged a person; or, tagged one, English words only in a class the sentence gives
+    ("Asad Shan is a British Actor, Fashion Model, TV presenter")."""
     head = tokens[-1]
-    return len(tokens) > 1 and CLASS_TYPES.get(head.lower_) == "PERSON" and head.tag_ in ("NN", "NNP") \
-        and not any(t.ent_type_ == "PERSON" for t in tokens)
+    if not (len(tokens) > 1 and CLASS_TYPES.get(head.lower_) == "PERSON" and head.tag_ in ("NN", "NNP")):
+        return False
+    if not any(t.ent_type_ == "PERSON" for t in tokens):
+        return True
+    return all(t.lower_ in common_words() for t in tokens) and (
+        head.dep_ == "attr" or (head.dep_ in ("conj", "appos") and CLASS_TYPES.get(head.head.lower_) == "PERSON"))
 
 
 def _place_word(tok: Any) -> bool:

@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from services.graph.classes import class_label, head_label
+from services.graph.name_words import common_words
 from services.graph.spans import NameSpan, is_honorific
 
 CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "LAW"}
@@ -76,13 +77,6 @@ def same_type(a: str, b: str) -> bool:
 @lru_cache(maxsize=1)
 def given_names() -> frozenset[str]:
     text = (Path(__file__).parent / "data" / "given_names.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
-
-
-@lru_cache(maxsize=1)
-def common_words() -> frozenset[str]:
-    """English words written more often in lower case (data/common_words.txt; scripts/make_common_words.py)."""
-    text = (Path(__file__).parent / "data" / "common_words.txt").read_text(encoding="utf-8")
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 

@@ -146,3 +146,14 @@ def test_a_list_articles_title_is_no_alias_of_its_subject(extractor):
     extractor([node])
     entities, _ = resolve_document(_found([node]))
     assert entities["metallica"].aliases == [], entities["metallica"]
+
+
+def test_a_name_after_his_acts_in_nothing(extractor):
+    _, facts = extract(extractor, 'Kavin Dave is an Indian actor. Dave made his Tollywood debut with the Telugu film '
+                                  '"Money Money, More Money".', "Kavin Dave")
+    assert not [f for f in triples(facts) if f[0] == "tollywood"], triples(facts)  # the parser's subject of "debut"
+
+
+def test_an_occupation_in_capitals_is_no_name(extractor):
+    _, facts = extract(extractor, "Asad Shan is a British Actor, Fashion Model, TV presenter.", "Asad Shan")
+    assert not [f for f in triples(facts) if "fashion model" in f], triples(facts)
