@@ -10,6 +10,7 @@ old facts, so it is idempotent.
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import threading
@@ -45,7 +46,7 @@ def _topic(title: str, metadata: dict[str, Any], content: str) -> dict[str, str]
     from services.graph.mentions import title_names
 
     opening = content[:3000].casefold()
-    names = title_names(title, metadata)
+    names = [html.unescape(n) for n in title_names(title, metadata)]  # "Saturday Nights &amp; Sunday Mornings"
     for name in reversed(names):  # the bare name before the qualified one
         if len(name) >= 2 and re.search(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)", opening):
             return {"rag_topic": name}

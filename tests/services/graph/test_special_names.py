@@ -140,3 +140,18 @@ def test_a_short_given_name_is_the_person_the_text_names_in_full(services, dated
 def test_things_counted_are_no_names(extractor):
     found = names(extractor, "He has played 81 Tests and 223 ODIs for England.")
     assert "tests" not in found and "england" in found, found  # round 12's judge: "Tests" (NORP)
+
+
+def test_an_escaped_title_is_the_topic_the_text_names(extractor):
+    from llama_index.core.graph_stores.types import KG_NODES_KEY
+    from llama_index.core.schema import TextNode
+
+    from services.graph.service import _topic
+
+    text = ("Saturday Nights & Sunday Mornings is the fifth studio album by Counting Crows, released in the United "
+            "States on March 25, 2008.")
+    topic = _topic("Saturday Nights &amp; Sunday Mornings", {}, text)  # a title as HTML gave it
+    assert topic == {"rag_topic": "Saturday Nights & Sunday Mornings"}, topic
+    node = TextNode(text=text, start_char_idx=0, metadata=topic)
+    extractor([node])
+    assert "saturday nights" not in {e.properties["key"] for e in node.metadata[KG_NODES_KEY]}
