@@ -28,6 +28,7 @@ OPENING = {"from", "since", "after", "starting", "beginning"}
 CLOSING = {"until", "till", "til", "to", "through", "before", "thru"}
 _RANGE = re.compile(r"^(.*?\d{3,4}.*?)\s*(?:–|—|-|to|until|till|and|through)\s*(.*?\d{3,4}.*)$")
 _OPEN_RANGE = re.compile(r"^(.*?[A-Za-z].*?)\s+(?:–|—|-|to|until|till|through)\s+(.*?(\d{3,4})\D*)$")
+_INNER = {"in", "on", "at", "during", "of"}  # a date's own preposition inside an event that "from"/"until" takes
 _YEARISH = re.compile(r"^\d{3,4}$")
 _RELATIVE = re.compile(r"\b(today|yesterday|tomorrow|now|recent|last|next|ago|this|current|later|earlier|age)\b", re.I)
 
@@ -58,12 +59,15 @@ def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
                 word = "before"
             if prep is None:
                 prep = word
+            elif word in OPENING | CLOSING and prep in _INNER:  # "until his retirement in May 2016": until
+                prep = word
             elif word in ("from", "between"):
                 opened = True
         if node.pos_ in ("VERB", "AUX"):
             return node, prep, opened
-        if node.pos_ in ("NOUN", "PROPN") and prep is None:  # "a 1975 film": the date qualifies a noun
-            return None, None, False
+        if node.pos_ in ("NOUN", "PROPN") and prep is None and not (
+                node.dep_ == "pobj" and node.head.lower_ in OPENING | CLOSING | {"between"}):
+            return None, None, False  # "a 1975 film": the date qualifies a noun; not "from the 1990 election"
     return (node if node.pos_ in ("VERB", "AUX") else None), prep, opened
 
 

@@ -157,3 +157,4 @@ def test_a_name_after_his_acts_in_nothing(extractor):
 def test_an_occupation_in_capitals_is_no_name(extractor):
     _, facts = extract(extractor, "Asad Shan is a British Actor, Fashion Model, TV presenter.", "Asad Shan")
     assert not [f for f in triples(facts) if "fashion model" in f], triples(facts)
+
