@@ -30,6 +30,7 @@ from services.graph.spans import ENTITY, compatible, is_honorific, kind
 from services.graph.type_evidence import CHECKED, same_type
 
 SHORT_FORM_KINDS = {"person", "org"}
+_PATRONYMIC = {"ap", "ab", "ferch", "verch", "ibn", "bin", "bint", "ben", "bat"}  # the name after it is a parent's
 
 
 @dataclass
@@ -89,7 +90,8 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
             continue
         words = ent.key.split()
         ends = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
-                and o.key.split()[-len(words):] == words]
+                and o.key.split()[-len(words):] == words
+                and o.key.split()[-len(words) - 1] not in _PATRONYMIC]  # "Cynfyn" is not Bleddyn ap Cynfyn
         longer = [o for o in ends if kind(o.type) in SHORT_FORM_KINDS and compatible(o.type, ent.type)]
         subject = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
         if subject and not ent.stated:  # a biography's surname alone is its subject

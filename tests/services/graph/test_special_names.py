@@ -155,3 +155,14 @@ def test_an_escaped_title_is_the_topic_the_text_names(extractor):
     node = TextNode(text=text, start_char_idx=0, metadata=topic)
     extractor([node])
     assert "saturday nights" not in {e.properties["key"] for e in node.metadata[KG_NODES_KEY]}
+
+
+def test_a_patronymics_last_name_is_a_parents_not_a_surname():
+    from services.graph.resolution import resolve_document
+
+    # (key, name, type, stated, aliases, mentions, topic): round 13b's graph gave Bleddyn ap Cynfyn his father's name
+    _, target = resolve_document([("bleddyn ap cynfyn", "Bleddyn ap Cynfyn", "PERSON", False, [], 2, False),
+                                  ("cynfyn", "Cynfyn", "PERSON", False, [], 1, False),
+                                  ("smith", "Smith", "PERSON", False, [], 1, False),
+                                  ("john smith", "John Smith", "PERSON", False, [], 1, False)])
+    assert target["cynfyn"] == "cynfyn" and target["smith"] == "john smith", target
