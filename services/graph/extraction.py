@@ -119,7 +119,15 @@ class SpacyTemporalExtractor(TransformComponent):
                 topic_node.properties["aliases"].append(title_alias)
 
         def is_topic(span: NameSpan) -> bool:
-            return entity_key(span.text) == topic_key
+            key = entity_key(span.text)
+            if key == topic_key:
+                return True
+            # a biography's surname alone is its subject ("Ulrich met … James Hetfield" in Lars Ulrich's; "Cubs"
+            # in the Chicago Cubs'), even where no fact of the full name gives resolution a node to fold it into;
+            # not a place's last word ("York" of New York)
+            words = topic_key.split()
+            return bool(context.topic and context.topic.label in ("PERSON", "ORG", ENTITY) and len(words) > 1
+                        and key == words[-1] and span.label in ("PERSON", "ORG", ENTITY))
 
         relations: list[Relation] = []
         previous_end = 0
