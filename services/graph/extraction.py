@@ -15,6 +15,7 @@ when the text names it).
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -94,7 +95,9 @@ class SpacyTemporalExtractor(TransformComponent):
         spans = tagged = name_spans(doc)
         title_alias = None
         described = None
-        if not topic_name and base == 0:
+        if topic_name and title and html.unescape(title) == topic_name:
+            title_alias = title  # the title as its metadata writes it: "Saturday Nights &amp; Sunday Mornings"
+        elif not topic_name and base == 0:
             topic_name, described = first_subject(doc, spans, title)
             if topic_name and title and topic_name != title and share_a_word(topic_name, title) \
                     and not _ASPECT_TITLE.match(title):

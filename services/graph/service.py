@@ -46,11 +46,13 @@ def _topic(title: str, metadata: dict[str, Any], content: str) -> dict[str, str]
     from services.graph.mentions import title_names
 
     opening = content[:3000].casefold()
-    names = [html.unescape(n) for n in title_names(title, metadata)]  # "Saturday Nights &amp; Sunday Mornings"
-    for name in reversed(names):  # the bare name before the qualified one
+    written = title_names(title, metadata)
+    names = [html.unescape(n) for n in written]  # "Saturday Nights &amp; Sunday Mornings"
+    for name, as_written in zip(reversed(names), reversed(written), strict=True):  # the bare name first
         if len(name) >= 2 and re.search(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)", opening):
-            return {"rag_topic": name}
-    return {"rag_title": names[0]} if names else {}
+            # an escaped title stays the topic's alias: the document's title as its metadata writes it
+            return {"rag_topic": name, **({"rag_title": as_written} if as_written != name else {})}
+    return {"rag_title": written[0]} if written else {}  # kept as written: the alias a look-up by title finds
 
 
 class _Cancelled(Exception):

@@ -151,10 +151,14 @@ def test_an_escaped_title_is_the_topic_the_text_names(extractor):
     text = ("Saturday Nights & Sunday Mornings is the fifth studio album by Counting Crows, released in the United "
             "States on March 25, 2008.")
     topic = _topic("Saturday Nights &amp; Sunday Mornings", {}, text)  # a title as HTML gave it
-    assert topic == {"rag_topic": "Saturday Nights & Sunday Mornings"}, topic
+    assert topic == {"rag_topic": "Saturday Nights & Sunday Mornings",
+                     "rag_title": "Saturday Nights &amp; Sunday Mornings"}, topic
     node = TextNode(text=text, start_char_idx=0, metadata=topic)
     extractor([node])
-    assert "saturday nights" not in {e.properties["key"] for e in node.metadata[KG_NODES_KEY]}
+    by_key = {e.properties["key"]: e for e in node.metadata[KG_NODES_KEY]}
+    assert "saturday nights" not in by_key, set(by_key)
+    # the title as the metadata writes it stays an alias, so a look-up by the document's title finds it
+    assert "Saturday Nights &amp; Sunday Mornings" in by_key["saturday nights & sunday mornings"].properties["aliases"]
 
 
 def test_a_patronymics_last_name_is_a_parents_not_a_surname():
