@@ -140,8 +140,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     modifiers += [g for m in modifiers if m.i not in resolver.by_token for g in m.children
                   if g.dep_ in ("amod", "compound", "nmod") and g.i < m.i]  # "an English-American film director"
     stated = _class_noun(noun)
+    performer = stated.lemma_.lower() == "act" and not any(c.dep_ == "prep" and c.lower_ == "of" for c in stated.children)
     for subject in subject_refs:
-        if class_label(stated.lemma_):
+        if class_label(stated.lemma_) and not performer:  # "were the main act": a performer, no law
             resolver.context.state_class(subject, stated.lemma_)
         if subject.topic and resolver.context.topic_phrase is None and noun.pos_ == "NOUN":
             of = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children

@@ -158,3 +158,13 @@ def test_an_occupation_in_capitals_is_no_name(extractor):
     _, facts = extract(extractor, "Asad Shan is a British Actor, Fashion Model, TV presenter.", "Asad Shan")
     assert not [f for f in triples(facts) if "fashion model" in f], triples(facts)
 
+
+
+def test_the_main_act_is_a_performer_not_a_law(extractor):
+    text = ("Metallica supported Ozzy Osbourne from March to August, and were the main act throughout the fall "
+            "with support from Anthrax and Metal Church.")
+    entities, _ = extract(extractor, text, "Damage, Inc. Tour")
+    # "were the main act" stated it a law, and a stated type keeps a second Metallica node in the collection
+    assert not entities["metallica"].properties["stated"] and entities["metallica"].label != "LAW", entities
+    assert types(extractor, "The Stamp Act was an act of the Parliament of Great Britain.", "Stamp Act")[
+        "Stamp Act"] == "LAW"
