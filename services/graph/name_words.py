@@ -65,8 +65,13 @@ _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "pres
            "sgt", "cpl", "pvt", "adm", "hon", "msgr", "fr", "mme", "mlle", "herr", "frau", "sr", "jr"}
 
 
+def word_list(file: str) -> frozenset[str]:
+    """The words of a list in services/graph/data/, one a line, "#" lines its provenance."""
+    text = (Path(__file__).parent / "data" / file).read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
 @lru_cache(maxsize=1)
 def common_words() -> frozenset[str]:
     """English words written more often in lower case (data/common_words.txt; scripts/make_common_words.py)."""
-    text = (Path(__file__).parent / "data" / "common_words.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+    return word_list("common_words.txt")

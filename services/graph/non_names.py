@@ -1,0 +1,56 @@
+"""Capitalised runs that are no names: an office ("Minister of Defense"), capitalised class, title or office
+words ("the Executive", "His Majesty"), a job title ("the Music Director"), a place word, and a capitalised word
+hyphenated to a lower-case one ("All-star"). Read by services/graph/spans.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.graph.classes import CLASS_TYPES
+from services.graph.name_words import _COMMON, _OFFICES, _RANKS, _RULERS, _TITLES, common_words
+
+
+def is_office(tokens: Any) -> bool:
+    """ "Minister of Defense", "Deputy Premier of South Australia", "Prime Minister of Australia": title words up
+    to an "of" name an office, not a named thing (a ruler's "King of Sweden" names the place: see name_spans)."""
+    words = [t.lower_ for t in tokens]
+    if "of" not in words[1:4]:
+        return False
+    before = words[:words.index("of")]
+    return before[-1] not in _RULERS and all(w in _TITLES or w in _OFFICES or w in _RANKS for w in before)
+
+
+def is_capitalised_class(tokens: Any) -> bool:
+    """Capitalised common nouns are no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
+    Postmaster-General", "His Majesty", "Vice President"): up to three class, title or office words, in the
+    singular or plural; a name with one word that is not one ("Texas", "Congress", "General Electric") stays."""
+    words = [t for t in tokens if t.text != "-"]
+    if len(words) > 3:
+        return False
+    return all(any(w in CLASS_TYPES or w in _TITLES or w in _COMMON or w in _OFFICES
+                   for w in (t.lower_, t.lemma_.lower(), t.lower_[:-1] if t.lower_.endswith("s") else t.lower_))
+               for t in words)
+
+
+def is_job_title(tokens: Any) -> bool:
+    """A capitalised job title ("an ex Investment Banker", "the Music Director"): words ending in a singular
+    person noun, none of them tagged a person; or, tagged one, English words only in a class the sentence gives
+    ("Asad Shan is a British Actor, Fashion Model, TV presenter")."""
+    head = tokens[-1]
+    if not (len(tokens) > 1 and CLASS_TYPES.get(head.lower_) == "PERSON" and head.tag_ in ("NN", "NNP")):
+        return False
+    if not any(t.ent_type_ == "PERSON" for t in tokens):
+        return True
+    return all(t.lower_ in common_words() for t in tokens) and (
+        head.dep_ == "attr" or (head.dep_ in ("conj", "appos") and CLASS_TYPES.get(head.head.lower_) == "PERSON"))
+
+
+def is_place_word(tok: Any) -> bool:
+    word = tok.lower_[:-1] if tok.lower_.endswith("s") and tok.lower_[:-1] in CLASS_TYPES else tok.lower_
+    return word in _COMMON or CLASS_TYPES.get(word) in ("GPE", "LOC")
+
+
+def is_hyphenated(doc: Any, end: int) -> bool:
+    """A capitalised word joined by a hyphen to a lower-case one ("All-star", "Oscar-winning") is no name."""
+    return end + 1 < len(doc) and doc[end].text == "-" and not doc[end].whitespace_ and doc[end + 1].is_lower \
+        and not doc[end - 1].whitespace_
