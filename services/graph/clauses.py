@@ -23,17 +23,18 @@ from services.graph.classes import class_label
 from services.graph.clause_shapes import absolute, comparison, container, qualified, trailing_participle
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
-from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, with_conj
+from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, possessor, with_conj
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
 OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
 RELATIVE = {"who", "which", "that", "whom"}
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
-LOCATIVE = {"in", "at", "near", "on", "during", "around", "across", "along", "inside", "outside", "over", "under",
-            "between", "among", "within", "throughout"}
 # Light verbs: the object noun says what happened ("earned a nomination for" is a nomination, not a win).
+# Labels a verb keeps for the party its object noun is shared with ("signed a treaty with Mexico")
+BETWEEN_PARTIES = {"signed", "fought", "met", "traded_with", "allied_with", "collaborated_with", "married"}
 LIGHT_VERBS = {"earn", "receive", "get", "gain", "make", "have", "take", "hold", "give", "draw", "garner"}
+SPORTS_NAMED = {"football", "rules"}  # "American football", "Australian rules football" are sports
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
 ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", "representative", "delegate"}
 # Verbs of thinking, holding and passing on: with a name as their object alone they say nothing of how two named
@@ -153,6 +154,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
             if mod.i in resolver.by_token:
                 span, ref = resolver.by_token[mod.i]
                 raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
+                if span.end < len(noun.doc) and noun.doc[span.end].lower_ in SPORTS_NAMED:
+                    continue  # "an American football coach": the sport's name, not the coach's nationality
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
                     out.append(Triple(subject, belief, raw, ref, frozenset()))
@@ -245,8 +248,14 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 # "defying the power of Mexico": an "of" completes its noun, unless the noun is relational
                 # "signed a treaty with Mexico": the object noun, not the verb, says what the preposition means
                 # "wrote episodes of Alias": wrote, not part_of; "commands the Nautilus near Vigo Bay": a place
+                # "operates a service to Lisbon": the verb's label is said of its object noun, not of the name;
+                # the name takes it through a relational "of" ("recorded a version of the song") and, for a
+                # verb between two parties, through "with" ("signed a treaty with Mexico")
                 light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
-                label = light or (RELATED_TO if prep.lower_ in LOCATIVE else verb_label(lemma, None, particle))
+                label = verb_label(lemma, None, particle)
+                if not (prep.lower_ == "of" or (prep.lower_ == "with" and label in BETWEEN_PARTIES)):
+                    label = RELATED_TO
+                label = light or label
                 for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
                         raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
@@ -306,7 +315,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue
         span, obj = resolver.by_token[tok.i]
         if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS \
-                or (tok.head.i == span.end and tok.head.pos_ == "NOUN") \
+                or (tok.head.i == span.end and tok.head.pos_ == "NOUN") or possessor(span, tok.doc) \
                 or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
             # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
             continue  # "the Australian band X": a name that modifies a noun is no object

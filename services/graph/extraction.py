@@ -18,7 +18,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, EntityNode, Relation
@@ -31,6 +30,7 @@ from services.graph.coreference import Context, Ref
 from services.graph.dating import clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
+from services.graph.label_checks import checked_label
 from services.graph.mentions import MENTIONS_KEY
 from services.graph.nlp import load_spacy
 from services.graph.resolver import Resolver, Triple
@@ -143,7 +143,7 @@ class SpacyTemporalExtractor(TransformComponent):
             triples: list[Triple] = name_facts(here, resolver) + sentence_triples(sent, resolver)
             first, last = at.start(sent.start_char), at.end(sent.end_char)
             text = original[first:last].strip()[:1000]
-            checked = [_checked(t) for t in triples]  # a vague verb's label the kinds refute says nothing
+            checked = [checked_label(t) for t in triples]  # a vague verb's label the kinds refute says nothing
             for t in _distinct([t for t in checked if not (t.unsaid and t.label == RELATED_TO)]):
                 src, dst = table.node(t.subject), table.node(t.object)
                 if src is None or dst is None or src.id == dst.id:
@@ -178,38 +178,6 @@ class SpacyTemporalExtractor(TransformComponent):
         return Relation(label=INSTANCE_OF, source_id=src.id, target_id=dst.id, properties={
             "sentence": original[first:last].strip()[:1000], "raw": f"is a {phrase}", "valid_from": None,
             "valid_until": None, "char_start": base + first, "char_end": base + last})
-
-
-def _checked(t: Triple) -> Triple:
-    """A label whose ends contradict their kinds is only ``related_to``: "Mexico child_of Spain" from "that Mexico
-    had borne to Spain" (kinship between places), "played_for Kenan Memorial Stadium" (a team plays *at* a
-    stadium), "portrayed University of Oklahoma" (from "played … as a tackle at"), "competed_in Berlin". A wrong
-    label would also retype both ends by what it wants them to be."""
-    if t.label == "signed" and kind(t.object.label) == "person":
-        return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
-    for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
-        if wanted and _contradicts(kind(wanted), ref):
-            return Triple(t.subject, RELATED_TO, t.raw, t.object, t.anchors, t.unsaid)
-    return t
-
-
-# Kinds a label's end cannot have: by the tagger's type (only the person/place confusion is safe to trust:
-# the tagger calls a club by its city), and by the name's own head noun ("… Stadium", "University of …").
-_NEVER_BY_TAG = {"person": {"place"}, "place": {"person", "group"}, "event": {"person", "place"}}
-_NEVER_BY_HEAD = {"person": {"org", "place", "work", "event"}, "org": {"place", "work", "event"},
-                  "place": {"person", "org", "work", "event"}, "event": {"person", "place"}}
-# Labels checked but not used to type their ends ("competed in the NBA" does not make the NBA an event).
-# A person "serves" a team or an office, not a route ("served the head football coach at Trinity College").
-# A person does not come from another person ("came under attack from his rival, James Boswell").
-_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE"), "connects": ("FAC", None),
-                  "comes_from": (None, "GPE")}
-
-
-def _contradicts(wanted: str, ref: Ref) -> bool:
-    head = head_label(ref.name.split())
-    if head is not None:
-        return kind(head) in _NEVER_BY_HEAD.get(wanted, set())
-    return ref.label != ENTITY and kind(ref.label) in _NEVER_BY_TAG.get(wanted, set())
 
 
 def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:

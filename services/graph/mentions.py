@@ -42,7 +42,10 @@ def title_names(title: str, metadata: dict[str, Any]) -> list[str]:
     for raw in (title, metadata.get("title"), metadata.get("source_title")):
         if not isinstance(raw, str) or not raw.strip() or "://" in raw:
             continue
-        name = _FILE_SUFFIX.sub("", PurePosixPath(raw.strip()).name if "/" in raw else raw.strip())
+        raw = raw.strip()
+        path = "/" in raw and (_FILE_SUFFIX.search(raw) is not None or raw.startswith(("/", "./", "~")))
+        # a file's path names the file; a slash in a title is the title's ("The Black Album/Come On Feel …")
+        name = _FILE_SUFFIX.sub("", PurePosixPath(raw).name if path else raw)
         name = " ".join(name.replace("_", " ").split())
         names.append(name)
         bare = _QUALIFIER.match(name)

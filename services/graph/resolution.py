@@ -86,13 +86,16 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
             if bare.confirmed is not None and bare.type == "PERSON":
                 bare.confirmed.add("PERSON")  # an honorific is a person's
     for ent in entities.values():  # short forms
-        if target[ent.key] != ent.key or ent.topic or kind(ent.type) not in SHORT_FORM_KINDS | {"other"}:
+        if target[ent.key] != ent.key or ent.topic or kind(_evident(ent)) not in SHORT_FORM_KINDS | {"other"}:
             continue
         words = ent.key.split()
-        ends = [o for o in entities.values() if o.key != ent.key and len(o.key.split()) > len(words)
-                and o.key.split()[-len(words):] == words
-                and o.key.split()[-len(words) - 1] not in _PATRONYMIC]  # "Cynfyn" is not Bleddyn ap Cynfyn
-        longer = [o for o in ends if kind(o.type) in SHORT_FORM_KINDS and compatible(o.type, ent.type)]
+        ends = [o for o in entities.values() if o.key != ent.key and len(_bare_key(o)) > len(words)
+                and _bare_key(o)[-len(words):] == words
+                and _bare_key(o)[-len(words) - 1] not in _PATRONYMIC]  # "Cynfyn" is not Bleddyn ap Cynfyn
+        # the types compared are those with evidence: "Ashleigh Brewer", tagged an organisation, and "Brewer", a
+        # person, are both untyped names, and "Brewer" is her
+        longer = [o for o in ends if kind(_evident(o)) in SHORT_FORM_KINDS | {"other"}
+                  and compatible(_evident(o), _evident(ent)) and (kind(_evident(o)) != "other" or len(words) == 1)]
         subject = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
         if subject and not ent.stated:  # a biography's surname alone is its subject
             longer = subject
@@ -121,6 +124,24 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
     for ent in kept_entities.values():
         _settle_evidence(ent)
     return kept_entities, target
+
+
+def _evident(ent: DocEntity) -> str:
+    """The entity's type where something beyond the tag supports it, else untyped (the tag alone)."""
+    if ent.confirmed is None or ent.stated or ent.type not in CHECKED or any(same_type(ent.type, c) for c in ent.confirmed):
+        return ent.type
+    return ENTITY
+
+
+_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
+
+
+def _bare_key(ent: DocEntity) -> list[str]:
+    """The words of an entity's key without a generational suffix ("George William Wilson, Sr." ends with Wilson)."""
+    words = ent.key.split()
+    while len(words) > 2 and words[-1] in _SUFFIXES:
+        words = words[:-1]
+    return words
 
 
 def _settle_evidence(ent: DocEntity) -> None:

@@ -78,6 +78,8 @@ class Resolver:
         if found:
             if tok.dep_ in SUBJECTS and any(c.dep_ == "poss" and c.pos_ == "PRON" for c in tok.children):
                 return []  # "Dave made his Tollywood debut": a name after "his" qualifies a noun, it acts in nothing
+            if tok.dep_ not in SUBJECTS and possessor(found[0], tok.doc):
+                return []  # "a member of KBS's variety show": the show is the object, KBS only its owner
             return [found[1]]
         word = tok.lower_
         if tok.pos_ == "PRON":
@@ -180,6 +182,11 @@ def _expletive(it: Any) -> bool:
     return it.dep_ in ("nsubj", "nsubjpass") and any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i
                                                      for c in verb.children) and not any(
         c.dep_ in ("dobj", "attr") for c in verb.children if c.i > verb.i and c.pos_ in ("NOUN", "PROPN"))
+
+
+def possessor(span: Any, doc: Any) -> bool:
+    """The name owns the noun after it ("KBS's variety show"), whatever the parse made of it."""
+    return bool(span.end + 1 < len(doc) and doc[span.end].tag_ == "POS" and doc[span.end + 1].is_alpha)
 
 
 def with_conj(tokens: Any) -> list[Any]:

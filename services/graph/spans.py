@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
+from services.graph.gazetteer import is_demonym
 from services.graph.name_words import (
     _COMPANY_HEADS,
     _DEMONYM,
@@ -86,6 +87,18 @@ def is_name(text: str) -> bool:
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
 
 
+# Institutions every country has: alone, the name is generic ("Parliament" of the UK, of India, of Uganda)
+_INSTITUTIONS = {"parliament", "government", "senate", "congress", "assembly", "cabinet", "legislature", "army",
+                 "navy", "church", "crown", "council", "judiciary", "police", "republic", "kingdom", "bank"}
+
+
+def _institution_end(doc: Any, start: int, end: int) -> int:
+    """Where "Parliament" + "of the United Kingdom" ends: a country's institution is named with the country."""
+    if end - start == 1 and end + 1 < len(doc) and doc[start].lower_ in _INSTITUTIONS and doc[end].lower_ == "of":
+        return next((e.end for e in doc.ents if e.start in (end + 1, end + 2) and e.label_ == "GPE"), end)
+    return end
+
+
 def _is_propn(tok: Any) -> bool:
     return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
 
@@ -118,6 +131,8 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
                 and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("NORP", "ORG", "WORK_OF_ART"):
             # "the Encyclopaedia of New Wave" + "of British Heavy Metal": the tagger's two bodies over "of" are one
             end = next(e.end for e in doc.ents if e.start == end + 1)
+        elif _institution_end(doc, start, end) > end:
+            end = _institution_end(doc, start, end)
         elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
             end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
         elif doc[end - 1].lower_ in _NUMBERED and (tok.like_num or re.fullmatch(r"[A-Z]?\d+[A-Z]?", tok.text)) \
@@ -137,6 +152,9 @@ def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end += 1
     if label == "PERSON" and end - start == 1 and start >= 1 and doc[start - 1].lower_ in ("dr.", "mr.", "mrs.", "ms."):
         start -= 1  # "Dr. Dre" is the name; a person's key leaves the honorific out
+    if start >= 1 and not doc[start - 1].whitespace_ and doc[start - 1].text[:1].isupper() \
+            and any(c in doc[start - 1].text for c in "$!"):
+        start -= 1  # "A$AP Mob": the tokenizer splits a word at its symbol
     if start >= 1 and doc[start - 1].text == "The" and not doc[start - 1].is_sent_start:
         start -= 1  # "a member of The Cult": a capital "The" inside a sentence is the name's
     if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
@@ -187,6 +205,12 @@ def name_spans(doc: Any) -> list[NameSpan]:
         label = ent.label_
         while label == "PERSON" and end - start > 2 and CLASS_TYPES.get(doc[start].lower_) == "PERSON":
             start += 1  # "Businessman Ross Perot", "Economist Pat Choate": the job is no part of the name
+        if 2 <= end - start <= 3 and is_demonym(doc[start].text) and start > 0 \
+                and doc[start - 1].lower_ in ("a", "an") and end < len(doc) and doc[end].pos_ == "NOUN" \
+                and head_label([t.text for t in doc[start:end]]) is None and not any(t.is_upper for t in doc[start:end]):
+            spans.append(NameSpan(start, start + 1, doc[start].text, "NORP", doc[start]))
+            taken.add(start)  # "a Jamaican Reggae singer": a nationality and a genre, no body's name
+            continue
         if end - start > 2 and is_office(doc[start:end]):
             continue  # "Minister of Defense", "Secretary of the Treasury": an office, not a named thing
         if end - start > 2 and doc[start + 1].lower_ == "of" and (doc[start].lower_ in _RULERS or is_place_word(doc[start])) \
@@ -225,6 +249,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
             i += 1
             continue
         j = _chain_end(doc, i, taken)
+        if _institution_end(doc, i, j) > j:
+            j = _institution_end(doc, i, j)
+            spans = [s for s in spans if not i <= s.start < j]  # the country is inside the name now
         if i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _TITLES - _RULERS:
             i = j  # "Minister of Defense": the office's field, not a named thing
             continue
@@ -274,6 +301,9 @@ def _pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
         return [span]
     k = joints[0]
     left, right = doc[span.start:k], doc[k + 1:span.end]
+    if doc[k - 1].tag_ == "JJ" or (doc[k - 1].dep_ in ("amod", "compound", "nmod")
+                                   and doc[k - 1].head.i in range(k + 1, span.end)):
+        return [span]  # "England Economic and Industrial Development District": two modifiers of one head
     if span.label != "PERSON" and (len(left) < 2 or len(right) < 2 or not right[0].text[:1].isupper()):
         return [span]
     if span.label == "PERSON" and len(left) == 1 and len(right) == 1:
@@ -341,6 +371,15 @@ def _chain_end(doc: Any, i: int, taken: set[int]) -> int:
                 last += 1
             if CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
                 j += 1
+        elif j + 2 < len(doc) and doc[j].lower_ == "of":  # "Representation of the People Act 1832"
+            k = j + 1 + (doc[j + 1].lower_ == "the")
+            last = k
+            while last < len(doc) and last not in taken and _is_propn(doc[last]) and not doc[last].ent_type_:
+                last += 1
+            if last > k and head_label(["of", doc[last - 1].text]) == "LAW":
+                j = last
+    if j > i and doc[j - 1].lower_ == "act" and j < len(doc) and re.fullmatch(r"1[6-9]\d\d|20\d\d", doc[j].text):
+        j += 1  # a British act's year is in its name
     return j
 
 
@@ -375,7 +414,9 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
             end -= 1  # a title's own closing bracket stays: "You Don't Love Me (No, No, No)"
         words = [t for t in doc[start:end] if not t.is_punct]
         long_words = [t for t in words if t.is_alpha and len(t) >= 4]
-        if not words or len(words) > 12 or not doc[start].text[:1].isupper() or \
+        numbered = doc[start].text[:1].isdigit() and doc[start].text[-1:].isalpha() and end - start > 1 \
+            and doc[start + 1].text[:1].isupper()  # '"5o Vima"', '"2nd Law"'
+        if not words or len(words) > 12 or not (doc[start].text[:1].isupper() or numbered) or \
                 any(not t.text[:1].isupper() and not t.is_stop for t in long_words) or \
                 any(t.text in ".!?;" for t in doc[start:end]):  # "Throw Momma from the Train": "from" is small
             continue

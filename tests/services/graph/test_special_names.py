@@ -39,6 +39,17 @@ def extractor() -> SpacyTemporalExtractor:
      "WORK_OF_ART"),
     ("It lies along Hawaii Route 750 northwest of downtown Honolulu.", "hawaii route 750", None),
     ('"Big Hero 6" won the Oscar for Best Animated Feature in 2015.', "oscar for best animated feature", None),
+    # round 14 (the 150-fact draw, seed 1411): each was cut in the stored graph
+    ("He is a member of the hip hop group A$AP Mob, from which he adopted his moniker.", "a$ap mob", None),
+    ("The airport is operated by the England Authority, also known as the England Economic and Industrial Development "
+     "District, an independent political subdivision.", "england economic and industrial development district", None),
+    ('His albums include "Notioanatolitika Tou Kosmou" (1994) and "5o Vima" (1996).', "5o vima", "WORK_OF_ART"),
+    ("St Mary's Church is a church. The Church of St James and St Paul is in Marton.",
+     "church of st james and st paul", None),
+    ("The Representation of the People Act 1832 was an Act of Parliament of the United Kingdom.",
+     "representation of the people act 1832", None),
+    ("The Representation of the People Act 1832 was an Act of Parliament of the United Kingdom.",
+     "parliament of the united kingdom", None),
 ])
 def test_a_name_is_whole(extractor, text, name, label):
     found = names(extractor, text)

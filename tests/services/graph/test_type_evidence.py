@@ -9,8 +9,9 @@ from llama_index.core.schema import TextNode
 
 from services.graph.document_facts import _found
 from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.gazetteer import place_names
 from services.graph.resolution import resolve_document
-from services.graph.type_evidence import place_names, shape_says, written_as_term
+from services.graph.type_evidence import shape_says, written_as_term
 from tests.services.graph.test_fact_quality import extract, triples
 
 

@@ -1,0 +1,94 @@
+"""A fact's label checked against what its two ends are: a label the ends refute is only ``related_to``.
+
+A verb trigger reads one sense of its verb, and the ends tell which sense the sentence meant: "play in" is a
+role in a work ("played in Titanic") but a team's league or home ground ("played in the National Football
+League", "play in the Titanium Security Arena"); "cover" is a song's new recording but a reporter's event
+("covered the White House Correspondents Association Dinner"); "director of" is a film's director or an
+agency's head. A wrong label also retypes both ends by what it wants them to be, so a refuted one is dropped
+to ``related_to``, which keeps the raw phrase and says only that the two are related.
+
+What an end is comes from its name's head noun first ("… Arena", "… World Cup", "University of …"), then from
+the tagger's type; an untyped name refutes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from services.graph.classes import head_label
+from services.graph.coreference import Ref
+from services.graph.resolver import Triple
+from services.graph.spans import ENTITY, kind
+from services.graph.vocabulary import ARGUMENT_KINDS, RELATED_TO
+
+# Kinds a label's end cannot have: by the tagger's type (only the person/place confusion is safe to trust:
+# the tagger calls a club by its city), and by the name's own head noun ("… Stadium", "University of …").
+_NEVER_BY_TAG = {"person": {"place"}, "place": {"person", "group"}, "event": {"person", "place"}}
+_NEVER_BY_HEAD = {"person": {"org", "place", "work", "event"}, "org": {"place", "work", "event"},
+                  "place": {"person", "org", "work", "event"}, "event": {"person", "place"}}
+# Labels checked but not used to type their ends ("competed in the NBA" does not make the NBA an event).
+# A person "serves" a team or an office, not a route ("served the head football coach at Trinity College").
+# A person does not come from another person ("came under attack from his rival, James Boswell").
+_CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": ("GPE", "GPE"), "connects": ("FAC", None),
+                  "comes_from": (None, "GPE")}
+
+# What a label's subject and object are never, by head noun or by a tag the tagger rarely gets wrong that way.
+_NO_WORK = {"place", "org", "event", "person"}
+_NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
+    "starred_in": ({"place", "event", "work"}, _NO_WORK),  # "play in the Titanium Security Arena", "in the NFL"
+    "performed": ({"place", "event", "work"}, _NO_WORK - {"person"}),  # "covered the … Dinner" (a character is
+    # played: "Norman Coburn played Donald Fisher")
+    "played_for": ({"place", "event", "work"}, {"person", "work", "event"}),  # "the game was played at Wrigley Field"
+    "leads": (set(), {"work", "event"}),  # "the director of 'Scenes of a Sexual Nature'" directed it
+    "held_in": (set(), {"person", "org", "work", "language", "group"}),  # "a disaster in Hindi"
+    "based_in": (set(), {"person", "work", "event", "language"}),  # "a character in 'Home and Away'"
+}
+# A tag that means a place says little of a team or a venue (the tagger calls a club by its city)
+_SAFE_TAGS = {"PERSON", "EVENT", "WORK_OF_ART", "LANGUAGE", "NORP", "FAC", "LOC"}
+# Labels between two of one kind: a film does not succeed a person ("it follows Damin Wolfblade")
+_SAME_KIND = {"succeeded", "preceded", "successor_of", "predecessor_of"}
+_EVENT_HEADS = {"dinner", "gala", "banquet", "parade", "ceremony", "game", "match", "concert"}
+
+
+def checked_label(t: Triple) -> Triple:
+    """``t`` with a label its ends refute turned to ``related_to`` ("Mexico child_of Spain" from "that Mexico had
+    borne to Spain", "played_for Kenan Memorial Stadium", "competed_in Berlin"), or a sense its ends choose
+    ("the Lakers signed Mitch Richmond": employs, no treaty; "the director of a film": directed)."""
+    if t.label == "signed" and kind(t.object.label) == "person":
+        return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
+    for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
+        if wanted and _contradicts(kind(wanted), ref):
+            return replace(t, label=RELATED_TO)
+    never = _NEVER_ENDS.get(t.label)
+    if never is not None:
+        for kinds, ref in zip(never, (t.subject, t.object), strict=True):
+            end = end_kind(ref)
+            if end in kinds:
+                if t.label == "leads" and end == "work" and t.raw.lower().startswith("director"):
+                    return replace(t, label="directed")
+                return replace(t, label=RELATED_TO)
+    if t.label in _SAME_KIND:
+        a, b = end_kind(t.subject), end_kind(t.object)
+        if a and b and a != b:
+            return replace(t, label=RELATED_TO)
+    return t
+
+
+def end_kind(ref: Ref) -> str | None:
+    """What a fact's end is, where its name's head noun or a trustworthy tag says it; None otherwise."""
+    words = ref.name.split()
+    head = head_label(words)
+    if head is not None:
+        return kind(head)
+    if len(words) > 1 and words[-1].lower() in _EVENT_HEADS:
+        return "event"  # "the White House Correspondents Association Dinner", "the 1939 … All-Star Game"
+    if ref.label != ENTITY and ref.label in _SAFE_TAGS:
+        return kind(ref.label)
+    return None
+
+
+def _contradicts(wanted: str, ref: Ref) -> bool:
+    head = head_label(ref.name.split())
+    if head is not None:
+        return kind(head) in _NEVER_BY_HEAD.get(wanted, set())
+    return ref.label != ENTITY and kind(ref.label) in _NEVER_BY_TAG.get(wanted, set())

@@ -1,0 +1,132 @@
+"""Round 14 of issue 29: the wrong facts of the judged hotpotqa-100 samples (round 13b, seed 29, and a 150-fact draw,
+seed 1411), each a sentence of the sample. Every case failed on the commit before its rule (b21194b): the wrong
+fact was stored. The guards keep right facts of the same shapes."""
+
+from __future__ import annotations
+
+import pytest
+from llama_index.core.schema import TextNode
+
+from services.graph.document_facts import _found
+from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.gazetteer import is_demonym
+from services.graph.mentions import title_names
+from services.graph.resolution import resolve_document
+from tests.services.graph.test_fact_quality import extract, triples
+
+
+@pytest.fixture(scope="module")
+def extractor() -> SpacyTemporalExtractor:
+    return SpacyTemporalExtractor()
+
+
+def labels(extractor: SpacyTemporalExtractor, text: str, topic: str) -> dict[tuple[str, str], set[str]]:
+    """(subject key, object key) -> the labels of the facts between them."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for s, r, t in triples(extract(extractor, text, topic)[1]):
+        out.setdefault((s, t), set()).add(r)
+    return out
+
+
+# -- the ends refute the label ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "pair", "wrong"), [
+    ("The Adelaide Lightning are an Australian professional women's basketball team. The club was formed in 1993 and "
+     "they play in the 8,000-seat Titanium Security Arena.", "Adelaide Lightning",
+     ("adelaide lightning", "titanium security arena"), "starred_in"),
+    ("The Dallas Texans played in the National Football League (NFL) for one season, 1952, with a record of 1–11.",
+     "Dallas Texans", ("dallas texans", "national football league"), "starred_in"),
+    ("He also the key player of Myanmar U-20 National Football Team played in 2015 FIFA U-20 World Cup.",
+     "Yan Naing Oo", ("yan naing oo", "world cup"), "starred_in"),
+    ("Hart made her on air debut back in 2008 on several morning talk shows and covered the White House "
+     "Correspondents Association Dinner in 2008 and 2009.", "Dayna Hart",
+     ("dayna hart", "white house correspondents association dinner"), "performed"),
+    ('Donald "Don" Fisher is a fictional character in the Australian television soap opera "Home and Away" played '
+     "by actor Norman Coburn as a regular character, from the soap's inception in 1988 to 2003.", "Donald Fisher",
+     ("donald fisher", "home and away"), "based_in"),
+    ('Ed Blum is the director and producer of "Scenes of a Sexual Nature" (2006), a low budget British movie starring '
+     "Ewan McGregor and Sophie Okonedo, filmed entirely on Hampstead Heath.", "Ed Blum",
+     ("ed blum", "scenes of a sexual nature"), "leads"),
+    ("Most destinations served from the airport are in Africa but TAP Portugal operates a service to Lisbon, "
+     "Portugal, Turkish Airlines operates flights to Istanbul, and Qatar Airways operates flights to Doha.",
+     "Osvaldo Vieira International Airport", ("tap portugal", "lisbon"), "owns"),
+])
+def test_a_label_the_ends_refute_is_not_stored(extractor, text, topic, pair, wrong):
+    found = labels(extractor, text, topic)
+    assert wrong not in found.get(pair, set()), found
+
+
+def test_the_director_of_a_film_directed_it(extractor):
+    found = labels(extractor, 'Ed Blum is the director and producer of "Scenes of a Sexual Nature" (2006), a low budget '
+                              "British movie.", "Ed Blum")
+    assert "directed" in found[("ed blum", "scenes of a sexual nature")], found
+
+
+@pytest.mark.parametrize(("text", "topic", "fact"), [
+    # guards: the same triggers where the ends fit them
+    ("Kate Winslet starred in Titanic, released in 1997.", "Kate Winslet", ("kate winslet", "starred_in", "titanic")),
+    ('Engelbert Humperdinck also recorded a vocal version of the song "Wonderland by Night".', "Engelbert Humperdinck",
+     ("engelbert humperdinck", "performed", "wonderland by night")),
+    ("The United States signed a treaty with Mexico in 1848.", "United States",
+     ("united states", "signed", "mexico")),
+    ("Ben Stokes played for Durham County Cricket Club.", "Ben Stokes",
+     ("ben stokes", "played_for", "durham county cricket club")),
+])
+def test_a_label_the_ends_fit_stays(extractor, text, topic, fact):
+    assert fact in triples(extract(extractor, text, topic)[1])
+
+
+# -- the object is the right phrase ----------------------------------------------------------------------
+def test_a_possessor_is_not_the_object(extractor):
+    found = labels(extractor, 'In 2013, he became the youngest member of KBS\'s variety show "2 Days & 1 Night" '
+                              "Season 3.", "Jung Joon-young")
+    assert ("jung joon-young", "kbs") not in found, found
+
+
+def test_a_nationality_before_a_genre_is_no_body(extractor):
+    found = labels(extractor, "Pliers (born Everton Bonner on 4 April 1963, Kingston, Jamaica), is a Jamaican Reggae "
+                              "singer best known for his collaborations with deejay Chaka Demus.", "Pliers")
+    assert ("pliers", "jamaican reggae") not in found, found
+    assert found[("pliers", "jamaican")] == {"nationality"}, found
+    assert is_demonym("Jamaican") and is_demonym("Korean") and is_demonym("German")
+    assert not any(is_demonym(w) for w in ("Brian", "Christian", "Duncan", "Morgan", "Milan"))
+
+
+@pytest.mark.parametrize("text", [
+    "The Kansas City Chiefs are a professional American football team based in Kansas City, Missouri.",
+    "Steve Johnson (born May 25, 1956) is an American football coach and former player.",
+])
+def test_american_football_is_a_sport_not_a_nationality(extractor, text):
+    topic = text.split(" are ")[0].removeprefix("The ") if " are " in text else "Steve Johnson"
+    assert all(r != "nationality" for _, r, _ in triples(extract(extractor, text, topic)[1]))
+
+
+def test_a_key_after_a_composers_name_is_no_part_of_it(extractor):
+    entities, facts = extract(extractor, "The Flute sonata in G major (HWV 363b) was composed (c. 1711–16) by George "
+                                         "Frideric Handel in F major for the oboe.", "Flute Sonata in G major (HWV 363b)")
+    assert "george frideric handel in f major" not in entities, sorted(entities)
+    assert any(s == "george frideric handel" and r == "wrote" for s, r, _ in triples(facts)), triples(facts)
+
+
+# -- a short form is the person the passage names in full ------------------------------------------------
+def _resolved(extractor: SpacyTemporalExtractor, text: str, title: str) -> dict[str, str]:
+    node = TextNode(text=text, start_char_idx=0, metadata={"rag_title": title})
+    extractor([node])
+    _, target = resolve_document(_found([node]))
+    return target
+
+
+@pytest.mark.parametrize(("title", "text", "short", "full"), [
+    ("Kate Ramsay", 'Kate Ramsay is a fictional character from the Australian soap opera "Neighbours", played by '
+     'Ashleigh Brewer. In November 2013, it was announced Brewer had quit "Neighbours".', "brewer", "ashleigh brewer"),
+    ("George Wilson (American football coach)", "George William Wilson, Sr. (February 3, 1914 – November 23, 1978) was "
+     "a professional football end. Wilson played for 10 seasons with the Bears.", "wilson", "george william wilson sr"),
+])
+def test_a_surname_alone_is_the_full_name_though_the_tagger_typed_them_apart(extractor, title, text, short, full):
+    assert _resolved(extractor, text, title).get(short) == full
+
+
+def test_a_slash_in_a_title_is_the_titles():
+    # "The Black Album/Come On Feel The Dandy Warhols" was read as a file path, and its topic was the second album
+    assert title_names("The Black Album/Come On Feel The Dandy Warhols", {}) == [
+        "The Black Album/Come On Feel The Dandy Warhols"]
+    assert title_names("reports/2019/annual report.pdf", {}) == ["annual report"]
