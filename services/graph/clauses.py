@@ -20,15 +20,14 @@ from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
-from services.graph.clause_shapes import absolute, comparison, container, qualified, trailing_participle
+from services.graph.clause_shapes import absolute, comparison, container
+from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
-from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, name_before, possessor, with_conj
+from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, possessor, with_conj
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
-OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
-RELATIVE = {"who", "which", "that", "whom"}
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 # Light verbs: the object noun says what happened ("earned a nomination for" is a nomination, not a win).
 # Labels a verb keeps for the party its object noun is shared with ("signed a treaty with Mexico")
@@ -47,72 +46,6 @@ UNSAID = {"consider", "regard", "understand", "believe", "think", "deem", "view"
 # declared it.
 CHARACTERISING = {"claim", "describe", "identify", "recognize", "recognise", "classify", "define", "list", "rank",
                   "hail", "cite", "count", "acknowledge", "accept", "label", "brand", "characterize", "characterise"}
-
-
-def _subjects(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
-    """The verb's subjects (resolved), whether the verb is passive, and the owners of a subject that is their
-    work ("her first novel was published by Two Dollar Radio": the novel has no name, its author has)."""
-    passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children) or \
-        (verb.dep_ == "acl" and verb.tag_ == "VBN") or (verb.dep_ == "advcl" and verb.tag_ == "VBN" and not any(
-            c.dep_ in (*SUBJECTS, "aux") for c in verb.children))  # "…, ceded to the United States by France": a
-    # participle's clause is passive
-    noun = trailing_participle(verb)
-    if noun is not None:
-        return resolver.refs(noun), passive, []
-    node = verb
-    for _ in range(4):
-        subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
-        if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
-            refs = resolver.refs(qualified(node))  # ", which was rejected": the whole phrase's
-            if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
-                before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
-                refs = [before] if before else []
-            return refs, passive, []
-        if subjects:
-            refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
-            owners = [] if refs else _owners(subjects[0], resolver)
-            return refs, passive, owners
-        if node.dep_ in ("acl", "relcl"):
-            return resolver.refs(qualified(node)), passive, []
-        if node.dep_ in ("xcomp", "advcl") and node.head is not node:
-            objects = [c for c in node.head.children if c.dep_ in OBJECTS]
-            if objects and (node.dep_ == "xcomp" or any(c.lower_ == "as" for c in node.children)):
-                # "requested Madison to prepare", "considered Texas as no longer constituting": the object acts
-                return [r for o in with_conj(objects) for r in resolver.refs(o)], passive, []
-        if node.dep_ in ("conj", "xcomp", "advcl") and node.head is not node:
-            node = node.head
-            continue
-        break
-    before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
-    return ([before] if before else []), passive, []
-
-
-def _agents(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
-    """Who a passive verb's "by" names; "directed and produced by X" gives X to both verbs."""
-    def own(v: Any) -> list[Ref]:
-        return [r for c in v.children if c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by")
-                for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
-    found = own(verb)
-    if not found and passive:
-        for conj in verb.conjuncts:
-            if conj.i > verb.i and conj.tag_ == "VBN" and not any(c.dep_ in SUBJECTS for c in conj.children):
-                found = own(conj)
-                if found:
-                    break
-    return found
-
-
-
-
-
-
-
-
-def _owners(noun: Any, resolver: Resolver) -> list[Ref]:
-    """Who a work belongs to ("her novel", "the band's album"), when the noun is a work."""
-    if class_label(noun.lemma_) not in ("WORK_OF_ART", "PRODUCT"):
-        return []
-    return [r for c in noun.children if c.dep_ == "poss" for r in resolver.refs(c)]
 
 
 def _compound(noun: Any) -> str:
@@ -169,6 +102,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
     for prep in (c for c in noun.children if c.dep_ == "prep"):
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
+        if label == "located_in" and prep.lower_ == "of" and _naming(noun):
+            continue  # "the largest municipality is the city of Thompson": the city is Thompson, not in it
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
@@ -197,6 +132,12 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     return out
 
 
+def _naming(noun: Any) -> bool:
+    """A bare "the city of X" names X (where "the largest city of Texas" and "a city of Germany" place a city)."""
+    return any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) and not any(
+        c.dep_ in ("amod", "compound", "nummod", "nmod", "poss") for c in noun.children)
+
+
 def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
     """Every fact the sentence states between named things."""
     if sent.text.rstrip().endswith("?"):
@@ -215,7 +156,7 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
 def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Triple]:
     """The facts one verb states."""
     out: list[Triple] = []
-    subjects, passive, owners = _subjects(verb, resolver)
+    subjects, passive, owners = subjects_of(verb, resolver)
     lemma = verb.lemma_.lower()
     if owners and passive:  # "her novel was published by X": the author is published by X
         label = verb_label(lemma, "by")
@@ -228,7 +169,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         return out
     particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
     anchors = frozenset({verb.i})
-    agents = _agents(verb, passive, resolver)
+    agents = agents_of(verb, passive, resolver)
     for agent in agents:  # the passive: the agent is the subject
         label = verb_label(lemma, None, particle)
         for s in subjects:
@@ -238,6 +179,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         if child.dep_ in OBJECTS:
             for obj in with_conj([child]):
                 label = RELATED_TO if characterised else verb_label(lemma, None, particle)
+                if label == "known_as" and not passive:
+                    continue  # "Time called them 'the most recognisable face'": the name is their complement's
                 # a name reached through a noun ("made performances, including Mirandolina") keeps the noun
                 raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
                 for o in resolver.refs(obj):
@@ -270,6 +213,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue
             if lemma in ("be", "do") and label == RELATED_TO:
                 continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
+            if child.i < verb.i and label == RELATED_TO:
+                continue  # "In the United States, education reform acknowledges …": a scene, no relation
             if absolute(child, verb):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
             pobjs = with_conj(c for c in child.children if c.dep_ == "pobj")
@@ -342,6 +287,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor
             # Party" gives leads for the party, not the minister's label
             label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
+            if label == "located_in" and prep is not None and prep.lower_ == "of" and _naming(prep.head):
+                continue  # "is the city of Thompson": the city is Thompson
             if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
                 raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
                 out += [Triple(obj, "created", raw, s, anchors) for s in subjects

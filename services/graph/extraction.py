@@ -27,18 +27,19 @@ from pydantic import PrivateAttr
 from services.graph.classes import head_label
 from services.graph.clauses import name_facts, sentence_triples
 from services.graph.coreference import Context, Ref
-from services.graph.dating import clause_dates
+from services.graph.dating import Span, clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
 from services.graph.label_checks import checked_label
 from services.graph.mentions import MENTIONS_KEY
 from services.graph.nlp import load_spacy
+from services.graph.non_names import defined_terms
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
 from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, without_parentheses
 from services.graph.topic import first_subject, share_a_word, topic_spans
 from services.graph.type_evidence import CHECKED, class_before, context_of_list, context_says, same_type, shape_says, written_as_term
-from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, RELATED_TO
+from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, POINT_EVENTS, RELATED_TO
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
 TOPIC_KEY = "rag_topic"
@@ -92,7 +93,8 @@ class SpacyTemporalExtractor(TransformComponent):
 
     def _extract(self, doc: Any, original: str, at: Offsets, base: int, topic_name: str | None,
                  title: str | None = None) -> tuple[list[EntityNode], list[Relation]]:
-        spans = tagged = name_spans(doc)
+        terms = defined_terms(original)  # "a broader combined statistical area (CSA)": "CSA" is no name
+        spans = tagged = [s for s in name_spans(doc) if s.text not in terms]
         title_alias = None
         described = None
         if topic_name and title and html.unescape(title) == topic_name:
@@ -149,6 +151,9 @@ class SpacyTemporalExtractor(TransformComponent):
                 if src is None or dst is None or src.id == dst.id:
                     continue
                 when = clause_dates(sent, set(t.anchors)) if t.anchors else None
+                if when and t.label in POINT_EVENTS and when.valid_until:
+                    # "founded and ran X until its sale in 1997": a founding has no end; the end is the running's
+                    when = Span(when.valid_from, None, when.from_precision, None) if when.valid_from else None
                 relations.append(Relation(label=t.label, source_id=src.id, target_id=dst.id, properties={
                     "sentence": text, "raw": t.raw, "valid_from": when.valid_from if when else None,
                     "valid_until": when.valid_until if when else None,

@@ -4,6 +4,7 @@ hyphenated to a lower-case one ("All-star"). Read by services/graph/spans.py."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES
@@ -54,3 +55,21 @@ def is_hyphenated(doc: Any, end: int) -> bool:
     """A capitalised word joined by a hyphen to a lower-case one ("All-star", "Oscar-winning") is no name."""
     return end + 1 < len(doc) and doc[end].text == "-" and not doc[end].whitespace_ and doc[end + 1].is_lower \
         and not doc[end - 1].whitespace_
+
+
+_DEFINED = re.compile(r"((?:[a-z][a-z-]*\s+){1,7})\(\s*([A-Z]{2,6})s?\s*\)")
+_SMALL = {"of", "and", "the", "for", "in", "on", "to", "a", "an"}
+
+
+def defined_terms(text: str) -> set[str]:
+    """Abbreviations the text defines for a common noun ("a broader combined statistical area (CSA)", "gross
+    domestic product (GDP)"): a term, not a named thing, wherever it stands alone."""
+    found = set()
+    for m in _DEFINED.finditer(text):
+        words = [w for w in m.group(1).split() if w not in _SMALL]
+        acronym = m.group(2)
+        letters = "".join(w[0] for w in words[-len(acronym):])
+        hyphened = "".join(p[0] for w in words for p in w.split("-") if p)[-len(acronym):]
+        if acronym.lower() in (letters, hyphened):
+            found.add(acronym)
+    return found

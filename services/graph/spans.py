@@ -20,14 +20,13 @@ from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
 from services.graph.gazetteer import is_demonym
+from services.graph.name_bounds import chain_end, institution_end, is_propn, named_end, repair
 from services.graph.name_words import (
     _COMPANY_HEADS,
     _DEMONYM,
     _DOWNTOWN,
     _HONORIFICS,
-    _NUMBERED,
     _PLACE_HEADS,
-    _POSTNOMINALS,
     _RULERS,
     _SPEAKING,
     _TITLES,
@@ -84,99 +83,6 @@ def is_name(text: str) -> bool:
     return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
-
-
-# Institutions every country has: alone, the name is generic ("Parliament" of the UK, of India, of Uganda)
-_INSTITUTIONS = {"parliament", "government", "senate", "congress", "assembly", "cabinet", "legislature", "army",
-                 "navy", "church", "crown", "council", "judiciary", "police", "republic", "kingdom", "bank"}
-
-
-def _institution_end(doc: Any, start: int, end: int) -> int:
-    """Where "Parliament" + "of the United Kingdom" ends: a country's institution is named with the country."""
-    if end - start == 1 and end + 1 < len(doc) and doc[start].lower_ in _INSTITUTIONS and doc[end].lower_ == "of":
-        return next((e.end for e in doc.ents if e.start in (end + 1, end + 2) and e.label_ == "GPE"), end)
-    return end
-
-
-def _is_propn(tok: Any) -> bool:
-    return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
-
-
-def _repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
-    """Widen a span over the proper nouns of the same name, cut a leading article and a trailing possessive."""
-    sent_start = doc[start].sent.start
-    while start > sent_start and _is_propn(doc[start - 1]) and doc[start - 1].head.i in range(start, end + 1) \
-            and not doc[start - 1].ent_type_ and doc[start - 1].lower_ not in _TITLES:
-        start -= 1  # "States House" is part of "United States House…"; "CEO" of "Apple CEO Tim Cook" is not
-    while end < len(doc):
-        tok = doc[end]
-        if _is_propn(tok) and not tok.ent_type_ and tok.lower_ not in _TITLES and (tok.head.i in range(start, end)
-                                                                                 or doc[end - 1].head.i == tok.i):
-            end += 1
-        elif tok.lower_ in ("of", "the", "de", "of the") and end + 1 < len(doc) and doc[end - 1].lower_ in ("of", "the") \
-                and _is_propn(doc[end + 1]):
-            end += 1
-        elif doc[end - 1].lower_ in ("of", "the", "and", "de") and _is_propn(tok):
-            end += 1
-        elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha and label != "PERSON":
-            end += 1  # "Give & Get", the tagger stopping at the ampersand
-        elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha \
-                and label != "PERSON":
-            end += 2  # "Marks & Spencer"
-        elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and _is_propn(doc[end + 1]) \
-                and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
-            end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
-        elif tok.lower_ == "of" and label in ("WORK_OF_ART", "ORG") and end + 1 < len(doc) \
-                and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("NORP", "ORG", "WORK_OF_ART"):
-            # "the Encyclopaedia of New Wave" + "of British Heavy Metal": the tagger's two bodies over "of" are one
-            end = next(e.end for e in doc.ents if e.start == end + 1)
-        elif _institution_end(doc, start, end) > end:
-            end = _institution_end(doc, start, end)
-        elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
-            end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
-        elif doc[end - 1].lower_ in _NUMBERED and (tok.like_num or re.fullmatch(r"[A-Z]?\d+[A-Z]?", tok.text)) \
-                and not re.fullmatch(r"1\d{3}|20\d{2}", tok.text):
-            end += 1  # "Hawaii Route" + "750", "Flight 93", "Interstate 95"; not "… Route 1999" (a year)
-            break
-        else:
-            break
-    if label == "PERSON" and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_.rstrip(".") in ("jr", "sr"):
-        end += 2  # "Lon Chaney, Jr." is not his father
-    elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
-        end += 1
-    while end + 1 < len(doc) and doc[end].text in ("–", "—") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
-            and _is_propn(doc[end + 1]):
-        end += 2  # "University of Wisconsin–Stevens Point"
-        while end < len(doc) and _is_propn(doc[end]) and doc[end].ent_iob_ != "B":
-            end += 1
-    if label == "PERSON" and end - start == 1 and start >= 1 and doc[start - 1].lower_ in ("dr.", "mr.", "mrs.", "ms."):
-        start -= 1  # "Dr. Dre" is the name; a person's key leaves the honorific out
-    if start >= 1 and not doc[start - 1].whitespace_ and doc[start - 1].text[:1].isupper() \
-            and any(c in doc[start - 1].text for c in "$!"):
-        start -= 1  # "A$AP Mob": the tokenizer splits a word at its symbol
-    if start >= 1 and doc[start - 1].text == "The" and not doc[start - 1].is_sent_start:
-        start -= 1  # "a member of The Cult": a capital "The" inside a sentence is the name's
-    if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
-            and doc[start - 2].text[:1].isupper() and doc[start - 2].is_alpha:
-        start -= 2  # "All-Star Game", not "Star Game"
-    if end + 1 < len(doc) and doc[end].lower_ in ("'s", "’s"):  # "Turkish Women's Basketball League"
-        last = end + 1
-        while last < len(doc) and _is_propn(doc[last]) and not doc[last].ent_type_:
-            last += 1
-        if last > end + 1 and CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
-            end = last
-    while end - start > 1 and (doc[end - 1].lower_ in ("of", "the", "and", "de", "'s", "’s", "'", "-", ",")
-                               or doc[end - 1].is_space or doc[end - 1].pos_ == "ADP" or doc[end - 1].is_quote):
-        end -= 1
-    while end - start > 1 and (doc[start].is_quote or doc[start].is_punct):
-        start += 1
-    while end - start > 1 and (doc[start].text in ("the", "a", "an", "'s", "’s") or (doc[start].lower_ in ("the", "a", "an")
-                                                                                 and doc[start].is_sent_start)):
-        start += 1  # "the Chicago Cubs" is "Chicago Cubs"; "The Beatles" mid-sentence keeps its article
-    return start, end
-
-
 def name_spans(doc: Any) -> list[NameSpan]:
     """Every name in the parsed text, repaired and filtered, in text order, without overlaps."""
     spans = [NameSpan(start, end, text, label, doc[start:end].root) for start, end, label, text in nicknamed_names(doc)]
@@ -194,7 +100,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
     for ent in doc.ents:
         if ent.label_ not in NAMED:
             continue
-        start, end = _repair(doc, ent.start, ent.end, ent.label_)
+        start, end = repair(doc, ent.start, ent.end, ent.label_)
         # "Eric became King": a tagged span that runs over a verb ends before it
         verb = next((t.i for t in doc[start + 1:end] if t.pos_ in ("VERB", "AUX") and t.tag_ != "NNP"
                      and not t.text[:1].isupper()), None)  # "Best Animated Feature": a capital is the name's
@@ -217,7 +123,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
                 and not is_capitalised_class(doc[end - 1:end]):  # "the Republic of China Government" is the government
             start += 2  # "King of Sweden", "the Empire of Brazil", "the States of Mississippi": the name is the place
             label = ENTITY
-        while label == "ORG" and start >= 2 and doc[start - 1].text == "," and _is_propn(doc[start - 2]) \
+        while label == "ORG" and start >= 2 and doc[start - 1].text == "," and is_propn(doc[start - 2]) \
                 and any(t.text == "&" for t in doc[start:end]):
             start -= 2  # "Harris, Forbes & Co.", "Kuhn, Loeb & Co.": a firm's partners are all in its name
         if end - start == 1 and start > 0 and doc[start - 1].like_num and doc[start].text.endswith("s") \
@@ -228,7 +134,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             continue  # "Op. 67", "BWV 564": a catalogue number, no name
         if any(i in taken for i in range(start, end)):
             continue
-        text = " ".join(doc[start:_named_end(doc, start, end, label)].text.split())
+        text = " ".join(doc[start:named_end(doc, start, end, label)].text.split())
         if not is_name(text) or is_hyphenated(doc, end) or is_capitalised_class(doc[start:end]) or is_job_title(doc[start:end]):
             continue
         if start > 0 and doc[start - 1].lower_ in _DOWNTOWN and label in ("ORG", "PERSON", "NORP"):
@@ -245,12 +151,12 @@ def name_spans(doc: Any) -> list[NameSpan]:
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed
-        if i in taken or not _is_propn(doc[i]) or doc[i].ent_type_:
+        if i in taken or not is_propn(doc[i]) or doc[i].ent_type_:
             i += 1
             continue
-        j = _chain_end(doc, i, taken)
-        if _institution_end(doc, i, j) > j:
-            j = _institution_end(doc, i, j)
+        j = chain_end(doc, i, taken)
+        if institution_end(doc, i, j) > j:
+            j = institution_end(doc, i, j)
             spans = [s for s in spans if not i <= s.start < j]  # the country is inside the name now
         if i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _TITLES - _RULERS:
             i = j  # "Minister of Defense": the office's field, not a named thing
@@ -334,14 +240,6 @@ def _nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     return out
 
 
-def _named_end(doc: Any, start: int, end: int, label: str) -> int:
-    """Where a person's name ends within its span: before the letters after it ("Mollison MBE"), which stay in
-    the span because the parse may make them the phrase's head."""
-    while label == "PERSON" and end - start > 1 and doc[end - 1].text.replace(".", "") in _POSTNOMINALS:
-        end -= 1
-    return end
-
-
 def _who(root: Any) -> bool:
     """The name is what a "who" clause is about: a person (a company takes "which")."""
     return any(c.dep_ == "relcl" and any(t.lower_ in ("who", "whom", "whose") and t.i < c.i for t in c.subtree)
@@ -354,33 +252,6 @@ def _titled(chain: Any) -> bool:
     words = [t.text for t in chain]
     return len(words) > 1 and is_honorific(words[0]) and not any(w.lower() in CLASS_TYPES for w in words[1:]) \
         and head_label(words[1:]) is None
-
-
-def _chain_end(doc: Any, i: int, taken: set[int]) -> int:
-    """Where a proper-noun chain from ``i`` ends: over hyphens inside a word ("All-Star Game") and over a
-    possessive that an organisation's name holds ("Women's Basketball League")."""
-    j = i
-    while j < len(doc) and j not in taken and _is_propn(doc[j]) and not doc[j].ent_type_:
-        j += 1
-        if j + 1 < len(doc) and doc[j].text == "-" and not doc[j].whitespace_ and not doc[j - 1].whitespace_ \
-                and _is_propn(doc[j + 1]):
-            j += 1
-        elif j + 1 < len(doc) and doc[j].lower_ in ("'s", "’s") and _is_propn(doc[j + 1]):
-            last = j + 1
-            while last < len(doc) and _is_propn(doc[last]) and not doc[last].ent_type_:
-                last += 1
-            if CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
-                j += 1
-        elif j + 2 < len(doc) and doc[j].lower_ == "of":  # "Representation of the People Act 1832"
-            k = j + 1 + (doc[j + 1].lower_ == "the")
-            last = k
-            while last < len(doc) and last not in taken and _is_propn(doc[last]) and not doc[last].ent_type_:
-                last += 1
-            if last > k and head_label(["of", doc[last - 1].text]) == "LAW":
-                j = last
-    if j > i and doc[j - 1].lower_ == "act" and j < len(doc) and re.fullmatch(r"1[6-9]\d\d|20\d\d", doc[j].text):
-        j += 1  # a British act's year is in its name
-    return j
 
 
 def _typed(text: str, label: str) -> str:

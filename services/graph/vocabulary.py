@@ -90,7 +90,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "fought": ("fight", "battle", "oppose", "resist", "fight against", "war with", "rebel against", "compete against",
                "protest", "challenge", "sue", "criticize", "criticise"),
     "allied_with": ("ally with", "align with", "side with", "partner with", "cooperate with", "collaborate with",
-                    "team with", "support", "endorse", "back"),
+                    "team with", "support", "endorse"),  # "backed on the session by": accompanied
     "collaborated_with": ("collaborate on", "work alongside", "work with", "co-operate with", "duet with", "tour with",
                           "perform with", "record with", "sing with", "write with"),
     "married": ("marry", "wed", "divorce", "date", "engage to", "marry to"),
@@ -208,6 +208,10 @@ ARGUMENT_KINDS: dict[str, tuple[str | None, str | None]] = {
     "president_of": ("PERSON", None), "prime_minister_of": ("PERSON", "GPE"), "king_of": ("PERSON", "GPE"),
     "ceo_of": ("PERSON", "ORG"),
 }
+
+# Events of a moment: a date after "until" ends another clause's state ("founded and ran X until 1997"), not these
+POINT_EVENTS = {"born_in", "died_in", "buried_in", "founded", "founded_in", "founded_by", "acquired", "released",
+                "released_in", "won", "nominated_for", "killed", "discovered"}
 
 # Adjectival nationality ("an American actor"): the NORP names where the subject comes from.
 NATIONALITY = "nationality"

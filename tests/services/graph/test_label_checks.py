@@ -130,3 +130,53 @@ def test_a_slash_in_a_title_is_the_titles():
     assert title_names("The Black Album/Come On Feel The Dandy Warhols", {}) == [
         "The Black Album/Come On Feel The Dandy Warhols"]
     assert title_names("reports/2019/annual report.pdf", {}) == ["annual report"]
+
+
+# -- round 14b: the rest of the draw's wrong facts, each as a general rule --------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong"), [
+    # an abbreviation the text defines for a common noun is no named thing
+    ("The Boston MSA is part of a broader combined statistical area (CSA). The CSA additionally includes the "
+     "municipalities of Manchester and Cape Cod in Massachusetts.", "Greater Boston", ("csa", "contains", "cape cod")),
+    # a fronted place sets the scene: no relation to the clause's subject
+    ("In the United States, education reform acknowledges and encourages public education as the primary source "
+     "of K-12 education for American youth.", "Education reform", ("education reform", "related_to", "united states")),
+    # "the city of Thompson" is Thompson
+    ("The Northern Region is a region of Manitoba. The largest municipality is the city of Thompson.",
+     "Northern Region", ("northern region", "located_in", "thompson")),
+    # "who" after a name is that name, however the parser hung the clause
+    ("Ceri Evans is a former footballer. He is the son of Gwyn Evans who played professionally for Crystal Palace, "
+     "for Christchurch United and Nelson United in New Zealand.", "Ceri Evans",
+     ("ceri evans", "played_for", "christchurch united")),
+    # "backed on the session by" is accompaniment, no alliance
+    ("Hank and Audrey were backed on the session by Jerry Rivers (fiddle), Don Helms (steel guitar).",
+     "Hey, Good Lookin'", ("jerry rivers", "allied_with", "hank")),
+    # a body's participle after a place describes the body
+    ("Little Caesars is an American pizza chain. The company was founded in 1959 and is based in Detroit, Michigan, "
+     "headquartered in the Fox Theatre building in Downtown.", "Little Caesars",
+     ("detroit", "headquartered_in", "fox theatre")),
+])
+def test_a_wrong_fact_of_the_draw_is_not_stored(extractor, text, topic, wrong):
+    assert wrong not in triples(extract(extractor, text, topic)[1])
+
+
+def test_a_founding_has_no_end(extractor):
+    _, facts = extract(extractor, 'Tresham founded and ran games company Hartland Trefoil (founded 1971), a company '
+                                  'well known for its "Civilization" board game, until its sale to MicroProse in 1997.',
+                       "Francis Tresham")
+    founded = [p for s, r, t, p in facts if r == "founded" and t == "hartland trefoil"]
+    assert founded and all(p["valid_until"] is None for p in founded), facts
+
+
+@pytest.mark.parametrize(("text", "topic", "fact"), [
+    ("Houston is the largest city of Texas.", "Houston", ("houston", "located_in", "texas")),
+    ("Little Caesars is an American pizza chain. The company is based in Detroit, Michigan, headquartered in the Fox "
+     "Theatre building.", "Little Caesars", ("little caesars", "headquartered_in", "fox theatre")),
+    ("The United Nations (UN) is an intergovernmental organization. The UN was founded in 1945.", "United Nations",
+     ("united nations", "founded_in", None)),
+])
+def test_the_right_facts_of_those_shapes_stay(extractor, text, topic, fact):
+    found = triples(extract(extractor, text, topic)[1])
+    if fact[2] is None:  # an abbreviation of a name stays that name's
+        assert not any(s == "un" for s, _, _ in found), found
+    else:
+        assert fact in found, found

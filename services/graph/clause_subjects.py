@@ -1,0 +1,121 @@
+"""Who a verb's clause is about: its subject resolved to named things, through coordination, participles and
+relative clauses, and the agent of a passive. Read by services/graph/clauses.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.graph.classes import class_label
+from services.graph.clause_shapes import qualified, trailing_participle
+from services.graph.coreference import Ref
+from services.graph.resolver import SUBJECTS, Resolver, name_before, with_conj
+from services.graph.spans import kind
+
+OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
+RELATIVE = {"who", "which", "that", "whom"}
+
+
+def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Ref]]:
+    """The verb's subjects (resolved), whether the verb is passive, and the owners of a subject that is their
+    work ("her first novel was published by Two Dollar Radio": the novel has no name, its author has)."""
+    passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children) or \
+        (verb.dep_ == "acl" and verb.tag_ == "VBN") or (verb.dep_ == "advcl" and verb.tag_ == "VBN" and not any(
+            c.dep_ in (*SUBJECTS, "aux") for c in verb.children))  # "…, ceded to the United States by France": a
+    # participle's clause is passive
+    noun = trailing_participle(verb)
+    if noun is not None:
+        return resolver.refs(noun), passive, []
+    node = verb
+    for _ in range(4):
+        subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
+        if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
+            named = _name_before_who(subjects[0], resolver)
+            if named is not None:
+                return [named], passive, []  # "the son of Gwyn Evans who played …": Gwyn Evans, however parsed
+            refs = resolver.refs(qualified(node))  # ", which was rejected": the whole phrase's
+            if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
+                before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
+                refs = [before] if before else []
+            return refs, passive, []
+        if subjects:
+            refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
+            owners = [] if refs else _owners(subjects[0], resolver)
+            return refs, passive, owners
+        if node.dep_ in ("acl", "relcl"):
+            refs = resolver.refs(qualified(node))
+            owner = _place_participle_owner(node, refs)
+            if owner is not None:  # "is based in Detroit, Michigan, headquartered in …": the company is
+                return subjects_of(owner, resolver)[0], passive, []
+            return refs, passive, []
+        if node.dep_ in ("xcomp", "advcl") and node.head is not node:
+            objects = [c for c in node.head.children if c.dep_ in OBJECTS]
+            if objects and (node.dep_ == "xcomp" or any(c.lower_ == "as" for c in node.children)):
+                # "requested Madison to prepare", "considered Texas as no longer constituting": the object acts
+                return [r for o in with_conj(objects) for r in resolver.refs(o)], passive, []
+        if node.dep_ in ("conj", "xcomp", "advcl") and node.head is not node:
+            node = node.head
+            continue
+        break
+    before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
+    return ([before] if before else []), passive, []
+
+
+def _name_before_who(who: Any, resolver: Resolver) -> Ref | None:
+    """The person or untyped name right before a "who" (past a comma), which the clause is about."""
+    if who.lower_ not in ("who", "whom"):
+        return None
+    i = who.i - 1
+    if i >= 0 and who.doc[i].text == ",":
+        i -= 1
+    found = resolver.by_token.get(i) if i >= 0 else None
+    if found is None or found[0].end != i + 1 or kind(found[1].label) in ("place", "work", "event"):
+        return None
+    return found[1]
+
+
+# Participles that say what a company or a body is, never a place ("Detroit, Michigan, headquartered in …")
+_BODY_PARTICIPLES = {"headquarter", "base", "found", "establish", "incorporate", "own", "operate", "register"}
+
+
+def _place_participle_owner(participle: Any, refs: list[Ref]) -> Any | None:
+    """The verb whose subject a body's participle after a comma describes, where the parser hung the participle
+    on the place that verb's preposition names ("is based in Detroit, Michigan, headquartered in the Fox Theatre")."""
+    if participle.lemma_.lower() not in _BODY_PARTICIPLES or not refs or any(kind(r.label) != "place" for r in refs):
+        return None
+    first = participle.left_edge.i
+    if first == 0 or participle.doc[first - 1].text != ",":
+        return None
+    place = participle.head
+    while place.dep_ in ("appos", "conj") and place.head is not place:
+        place = place.head
+    if place.dep_ == "pobj" and place.head.dep_ == "prep" and place.head.head.pos_ in ("VERB", "AUX"):
+        return place.head.head
+    return None
+
+
+def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
+    """Who a passive verb's "by" names; "directed and produced by X" gives X to both verbs."""
+    def own(v: Any) -> list[Ref]:
+        return [r for c in v.children if c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by")
+                for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
+    found = own(verb)
+    if not found and passive:
+        for conj in verb.conjuncts:
+            if conj.i > verb.i and conj.tag_ == "VBN" and not any(c.dep_ in SUBJECTS for c in conj.children):
+                found = own(conj)
+                if found:
+                    break
+    return found
+
+
+
+
+
+
+
+
+def _owners(noun: Any, resolver: Resolver) -> list[Ref]:
+    """Who a work belongs to ("her novel", "the band's album"), when the noun is a work."""
+    if class_label(noun.lemma_) not in ("WORK_OF_ART", "PRODUCT"):
+        return []
+    return [r for c in noun.children if c.dep_ == "poss" for r in resolver.refs(c)]

@@ -1,0 +1,138 @@
+"""Where a name begins and ends in the parse: the tagger's span widened over the proper nouns of the same name
+and cut of a leading article and a trailing possessive, a proper-noun chain the tagger missed, and the words a
+person's name ends before. Read by services/graph/spans.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from services.graph.classes import CLASS_TYPES, head_label
+from services.graph.name_words import _NUMBERED, _POSTNOMINALS, _TITLES
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
+
+
+# Institutions every country has: alone, the name is generic ("Parliament" of the UK, of India, of Uganda)
+_INSTITUTIONS = {"parliament", "government", "senate", "congress", "assembly", "cabinet", "legislature", "army",
+                 "navy", "church", "crown", "council", "judiciary", "police", "republic", "kingdom", "bank"}
+
+
+def institution_end(doc: Any, start: int, end: int) -> int:
+    """Where "Parliament" + "of the United Kingdom" ends: a country's institution is named with the country."""
+    if end - start == 1 and end + 1 < len(doc) and doc[start].lower_ in _INSTITUTIONS and doc[end].lower_ == "of":
+        return next((e.end for e in doc.ents if e.start in (end + 1, end + 2) and e.label_ == "GPE"), end)
+    return end
+
+
+def is_propn(tok: Any) -> bool:
+    return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
+
+
+def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
+    """Widen a span over the proper nouns of the same name, cut a leading article and a trailing possessive."""
+    sent_start = doc[start].sent.start
+    while start > sent_start and is_propn(doc[start - 1]) and doc[start - 1].head.i in range(start, end + 1) \
+            and not doc[start - 1].ent_type_ and doc[start - 1].lower_ not in _TITLES:
+        start -= 1  # "States House" is part of "United States House…"; "CEO" of "Apple CEO Tim Cook" is not
+    while end < len(doc):
+        tok = doc[end]
+        if is_propn(tok) and not tok.ent_type_ and tok.lower_ not in _TITLES and (tok.head.i in range(start, end)
+                                                                                 or doc[end - 1].head.i == tok.i):
+            end += 1
+        elif tok.lower_ in ("of", "the", "de", "of the") and end + 1 < len(doc) and doc[end - 1].lower_ in ("of", "the") \
+                and is_propn(doc[end + 1]):
+            end += 1
+        elif doc[end - 1].lower_ in ("of", "the", "and", "de") and is_propn(tok):
+            end += 1
+        elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha and label != "PERSON":
+            end += 1  # "Give & Get", the tagger stopping at the ampersand
+        elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha \
+                and label != "PERSON":
+            end += 2  # "Marks & Spencer"
+        elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and is_propn(doc[end + 1]) \
+                and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
+            end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
+        elif tok.lower_ == "of" and label in ("WORK_OF_ART", "ORG") and end + 1 < len(doc) \
+                and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("NORP", "ORG", "WORK_OF_ART"):
+            # "the Encyclopaedia of New Wave" + "of British Heavy Metal": the tagger's two bodies over "of" are one
+            end = next(e.end for e in doc.ents if e.start == end + 1)
+        elif institution_end(doc, start, end) > end:
+            end = institution_end(doc, start, end)
+        elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
+            end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
+        elif doc[end - 1].lower_ in _NUMBERED and (tok.like_num or re.fullmatch(r"[A-Z]?\d+[A-Z]?", tok.text)) \
+                and not re.fullmatch(r"1\d{3}|20\d{2}", tok.text):
+            end += 1  # "Hawaii Route" + "750", "Flight 93", "Interstate 95"; not "… Route 1999" (a year)
+            break
+        else:
+            break
+    if label == "PERSON" and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_.rstrip(".") in ("jr", "sr"):
+        end += 2  # "Lon Chaney, Jr." is not his father
+    elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
+        end += 1
+    while end + 1 < len(doc) and doc[end].text in ("–", "—") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
+            and is_propn(doc[end + 1]):
+        end += 2  # "University of Wisconsin–Stevens Point"
+        while end < len(doc) and is_propn(doc[end]) and doc[end].ent_iob_ != "B":
+            end += 1
+    if label == "PERSON" and end - start == 1 and start >= 1 and doc[start - 1].lower_ in ("dr.", "mr.", "mrs.", "ms."):
+        start -= 1  # "Dr. Dre" is the name; a person's key leaves the honorific out
+    if start >= 1 and not doc[start - 1].whitespace_ and doc[start - 1].text[:1].isupper() \
+            and any(c in doc[start - 1].text for c in "$!"):
+        start -= 1  # "A$AP Mob": the tokenizer splits a word at its symbol
+    if start >= 1 and doc[start - 1].text == "The" and not doc[start - 1].is_sent_start:
+        start -= 1  # "a member of The Cult": a capital "The" inside a sentence is the name's
+    if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
+            and doc[start - 2].text[:1].isupper() and doc[start - 2].is_alpha:
+        start -= 2  # "All-Star Game", not "Star Game"
+    if end + 1 < len(doc) and doc[end].lower_ in ("'s", "’s"):  # "Turkish Women's Basketball League"
+        last = end + 1
+        while last < len(doc) and is_propn(doc[last]) and not doc[last].ent_type_:
+            last += 1
+        if last > end + 1 and CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
+            end = last
+    while end - start > 1 and (doc[end - 1].lower_ in ("of", "the", "and", "de", "'s", "’s", "'", "-", ",")
+                               or doc[end - 1].is_space or doc[end - 1].pos_ == "ADP" or doc[end - 1].is_quote):
+        end -= 1
+    while end - start > 1 and (doc[start].is_quote or doc[start].is_punct):
+        start += 1
+    while end - start > 1 and (doc[start].text in ("the", "a", "an", "'s", "’s") or (doc[start].lower_ in ("the", "a", "an")
+                                                                                 and doc[start].is_sent_start)):
+        start += 1  # "the Chicago Cubs" is "Chicago Cubs"; "The Beatles" mid-sentence keeps its article
+    return start, end
+
+
+def named_end(doc: Any, start: int, end: int, label: str) -> int:
+    """Where a person's name ends within its span: before the letters after it ("Mollison MBE"), which stay in
+    the span because the parse may make them the phrase's head."""
+    while label == "PERSON" and end - start > 1 and doc[end - 1].text.replace(".", "") in _POSTNOMINALS:
+        end -= 1
+    return end
+
+
+def chain_end(doc: Any, i: int, taken: set[int]) -> int:
+    """Where a proper-noun chain from ``i`` ends: over hyphens inside a word ("All-Star Game") and over a
+    possessive that an organisation's name holds ("Women's Basketball League")."""
+    j = i
+    while j < len(doc) and j not in taken and is_propn(doc[j]) and not doc[j].ent_type_:
+        j += 1
+        if j + 1 < len(doc) and doc[j].text == "-" and not doc[j].whitespace_ and not doc[j - 1].whitespace_ \
+                and is_propn(doc[j + 1]):
+            j += 1
+        elif j + 1 < len(doc) and doc[j].lower_ in ("'s", "’s") and is_propn(doc[j + 1]):
+            last = j + 1
+            while last < len(doc) and is_propn(doc[last]) and not doc[last].ent_type_:
+                last += 1
+            if CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
+                j += 1
+        elif j + 2 < len(doc) and doc[j].lower_ == "of":  # "Representation of the People Act 1832"
+            k = j + 1 + (doc[j + 1].lower_ == "the")
+            last = k
+            while last < len(doc) and last not in taken and is_propn(doc[last]) and not doc[last].ent_type_:
+                last += 1
+            if last > k and head_label(["of", doc[last - 1].text]) == "LAW":
+                j = last
+    if j > i and doc[j - 1].lower_ == "act" and j < len(doc) and re.fullmatch(r"1[6-9]\d\d|20\d\d", doc[j].text):
+        j += 1  # a British act's year is in its name
+    return j
