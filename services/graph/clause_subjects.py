@@ -41,6 +41,11 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
             owners = [] if refs else _owners(subjects[0], resolver)
             return refs, passive, owners
+        if node.dep_ in ("acl", "advcl") and node.tag_ == "VBN" and node.lemma_.lower() in _NAMING \
+                and not any(c.dep_ in SUBJECTS for c in node.children):
+            named = _name_before(node.left_edge, resolver)
+            if named is not None:  # "the location of the … Council of South Australia, also known as SA Unions"
+                return [named], passive, []
         if node.dep_ in ("acl", "relcl"):
             refs = resolver.refs(qualified(node))
             owner = _place_participle_owner(node, refs)
@@ -60,17 +65,24 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     return ([before] if before else []), passive, []
 
 
+_NAMING = {"know", "call", "name", "nickname", "dub", "rename", "style", "title"}
+
+
 def _name_before_who(who: Any, resolver: Resolver) -> Ref | None:
     """The person or untyped name right before a "who" (past a comma), which the clause is about."""
     if who.lower_ not in ("who", "whom"):
         return None
-    i = who.i - 1
-    if i >= 0 and who.doc[i].text == ",":
+    found = _name_before(who, resolver)
+    return None if found is None or kind(found.label) in ("place", "work", "event") else found
+
+
+def _name_before(tok: Any, resolver: Resolver) -> Ref | None:
+    """The name that ends right before ``tok`` (past a comma), or None."""
+    doc, i = tok.doc, tok.i - 1
+    if i >= 0 and doc[i].text == ",":
         i -= 1
     found = resolver.by_token.get(i) if i >= 0 else None
-    if found is None or found[0].end != i + 1 or kind(found[1].label) in ("place", "work", "event"):
-        return None
-    return found[1]
+    return found[1] if found is not None and found[0].end == i + 1 else None
 
 
 # Participles that say what a company or a body is, never a place ("Detroit, Michigan, headquartered in …")

@@ -25,6 +25,13 @@ def institution_end(doc: Any, start: int, end: int) -> int:
     return end
 
 
+def office_body(doc: Any, start: int, end: int) -> bool:
+    """A bare institution in a member's office ("Member of Parliament", "a member of Parliament for Eddisbury"): the
+    office's generic body, no named thing (the parliament of which country the text does not say there)."""
+    return end - start == 1 and doc[start].lower_ in _INSTITUTIONS and start >= 2 and doc[start - 1].lower_ == "of" \
+        and doc[start - 2].lower_ in ("member", "members") and institution_end(doc, start, end) == end
+
+
 def is_propn(tok: Any) -> bool:
     return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
 from services.graph.gazetteer import is_demonym
-from services.graph.name_bounds import chain_end, institution_end, is_propn, named_end, repair
+from services.graph.name_bounds import chain_end, institution_end, is_propn, named_end, office_body, repair
 from services.graph.name_words import (
     _COMPANY_HEADS,
     _DEMONYM,
@@ -80,6 +80,8 @@ def is_name(text: str) -> bool:
         return False
     if re.search(r"\b\d{1,2}:\d{2}\b", text):  # "22:00 KST": a time of day
         return False
+    if re.search(r"\s(of|the|and|for)\s+\d+(st|nd|rd|th)?$", text):  # "Reception Committee of 16th" + "annual …"
+        return False
     return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
@@ -132,7 +134,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end - start == 1 and doc[start].text.rstrip(".").lower() in ("op", "no", "bwv", "hwv", "kv") \
                 and end < len(doc) and (doc[end].like_num or doc[end].text == "."):
             continue  # "Op. 67", "BWV 564": a catalogue number, no name
-        if any(i in taken for i in range(start, end)):
+        if any(i in taken for i in range(start, end)) or office_body(doc, start, end):
             continue
         text = " ".join(doc[start:named_end(doc, start, end, label)].text.split())
         if not is_name(text) or is_hyphenated(doc, end) or is_capitalised_class(doc[start:end]) or is_job_title(doc[start:end]):
@@ -167,7 +169,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
             i -= 1  # "a member of The Cult"
         text = doc[i:j].text
-        if is_hyphenated(doc, j):
+        if is_hyphenated(doc, j) or office_body(doc, i, j):
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
