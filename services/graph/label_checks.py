@@ -92,3 +92,16 @@ def _contradicts(wanted: str, ref: Ref) -> bool:
     if head is not None:
         return kind(head) in _NEVER_BY_HEAD.get(wanted, set())
     return ref.label != ENTITY and kind(ref.label) in _NEVER_BY_TAG.get(wanted, set())
+
+
+_BE = {"is", "was", "are", "were", "be", "been", "being"}
+_PREPOSITIONS = {"in", "at", "on", "of", "to", "from", "with", "by", "for", "into", "onto", "near", "as", "about"}
+
+
+def says_nothing(t: Triple) -> bool:
+    """A ``related_to`` whose raw phrase says no relation: a copula and a preposition ("was in"), or a comparison
+    ("having density than": which way it compares is lost)."""
+    if t.label != RELATED_TO:
+        return False
+    words = t.raw.lower().split()
+    return "than" in words or (bool(words) and all(w in _BE or w in _PREPOSITIONS for w in words))

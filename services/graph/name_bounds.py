@@ -25,6 +25,21 @@ def institution_end(doc: Any, start: int, end: int) -> int:
     return end
 
 
+PEERAGES = {"baron", "baroness", "earl", "duke", "duchess", "viscount", "viscountess", "marquess", "marquis", "count",
+            "countess", "baronet", "lord", "lady"}
+_ORDINAL = re.compile(r"\d+(st|nd|rd|th)")
+
+
+def _category_end(doc: Any, i: int) -> int:
+    """Where an award category's capitalised words end ("Actress in a Continuing Leading Dramatic Role")."""
+    end = i
+    while i < len(doc) and (doc[i].text[:1].isupper() or doc[i].lower_ in ("in", "a", "an", "the", "of", "or", "and")):
+        if doc[i].text[:1].isupper():
+            end = i + 1
+        i += 1
+    return end
+
+
 def office_body(doc: Any, start: int, end: int) -> bool:
     """A bare institution in a member's office ("Member of Parliament", "a member of Parliament for Eddisbury"): the
     office's generic body, no named thing (the parliament of which country the text does not say there)."""
@@ -68,6 +83,9 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end = institution_end(doc, start, end)
         elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
             end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
+        elif tok.lower_ == "by" and any(t.lower_ in ("best", "outstanding") for t in doc[start:end]) \
+                and end + 2 < len(doc) and doc[end + 1].lower_ in ("a", "an") and doc[end + 2].text[:1].isupper():
+            end = _category_end(doc, end + 2)  # "… for Best Performance" + "by an Actress in a Leading Role"
         elif doc[end - 1].lower_ in _NUMBERED and (tok.like_num or re.fullmatch(r"[A-Z]?\d+[A-Z]?", tok.text)) \
                 and not re.fullmatch(r"1\d{3}|20\d{2}", tok.text):
             end += 1  # "Hawaii Route" + "750", "Flight 93", "Interstate 95"; not "… Route 1999" (a year)
@@ -78,6 +96,12 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end += 2  # "Lon Chaney, Jr." is not his father
     elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
         end += 1
+    elif label in ("PERSON", "") and end + 2 < len(doc) and doc[end].text == "," and _ORDINAL.fullmatch(doc[end + 1].text) \
+            and doc[end + 2].lower_ in PEERAGES:
+        end += 3  # "Henry Stafford, 1st Baron Stafford" and "…, 2nd Baron Stafford" are two men, father and son
+        while end < len(doc) and (is_propn(doc[end]) or (doc[end].lower_ == "of" and end + 1 < len(doc)
+                                                          and is_propn(doc[end + 1]))):
+            end += 1
     while end + 1 < len(doc) and doc[end].text in ("–", "—") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
             and is_propn(doc[end + 1]):
         end += 2  # "University of Wisconsin–Stevens Point"

@@ -75,3 +75,9 @@ def word_list(file: str) -> frozenset[str]:
 def common_words() -> frozenset[str]:
     """English words written more often in lower case (data/common_words.txt; scripts/make_common_words.py)."""
     return word_list("common_words.txt")
+
+
+@lru_cache(maxsize=1)
+def given_names() -> frozenset[str]:
+    """Given names (data/given_names.txt: the US Census 1990 list)."""
+    return word_list("given_names.txt")

@@ -30,9 +30,11 @@ from services.graph.name_words import (
     _RULERS,
     _SPEAKING,
     _TITLES,
+    given_names,
 )
 from services.graph.non_names import is_capitalised_class, is_hyphenated, is_job_title, is_office, is_place_word
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
+from services.graph.vocabulary import FAITHS
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
 ENTITY = "ENTITY"  # a proper name NER gave no type
@@ -179,7 +181,52 @@ def name_spans(doc: Any) -> list[NameSpan]:
             spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
-    return _nationality_joined(doc, sorted(spans, key=lambda s: s.start))
+    quoted = _quoted_stretches(doc)
+    spans = [s for s in spans if not any(_inside(doc, s, o, c) for o, c in quoted)]
+    return _shared_surnames(doc, _nationality_joined(doc, sorted(spans, key=lambda s: s.start)))
+
+
+def _shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """'run by Mike and George Parente': a given name alone before "and" and a person's whole name shares the
+    surname (not where the text names the first elsewhere with another: "John Lennon … John and Paul McCartney")."""
+    out = list(spans)
+    for k, span in enumerate(spans[:-1]):
+        after = spans[k + 1]
+        if span.end - span.start != 1 or span.label not in ("PERSON", ENTITY, "ORG") or after.label != "PERSON" \
+                or after.start != span.end + 1 or doc[span.end].lower_ != "and" or after.end - after.start != 2:
+            continue
+        first, (given, surname) = span.text, after.text.split()
+        if first.lower() not in given_names() or given.lower() not in given_names():
+            continue
+        if any(s.text.split()[0] == first and len(s.text.split()) > 1 for s in spans):
+            continue
+        out[k] = NameSpan(span.start, span.end, f"{first} {surname}", "PERSON", span.root)
+    return out
+
+
+def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:
+    """(opening, closing) quotation marks within one sentence, at most 20 tokens apart."""
+    out, opening = [], None
+    for tok in doc:
+        if tok.text not in ('"', "“", "”"):
+            continue
+        if opening is None or tok.text == "“" or tok.sent.start != doc[opening].sent.start:
+            opening = tok.i
+            continue
+        if tok.i - opening <= 20:
+            out.append((opening, tok.i))
+        opening = None
+    return out
+
+
+def _inside(doc: Any, span: NameSpan, opening: int, closing: int) -> bool:
+    """A name inside a quoted phrase that is more than the name: a nickname or a description ('nicknamed "West
+    Point on the Rio Grande"', 'his sobriquet "the modern Pre-Raphaelite"'), whose words relate nothing."""
+    if not (opening < span.start and span.end <= closing):
+        return False
+    before = [t for t in doc[opening + 1:span.start] if not (t.is_punct or t.lower_ in ("the", "a", "an"))]
+    after = [t for t in doc[span.end:closing] if not t.is_punct]
+    return bool(before or after)
 
 
 def _demonym(tok: Any) -> bool:
@@ -260,6 +307,9 @@ def _typed(text: str, label: str) -> str:
     """The tagger's label, unless the name's head noun says otherwise ("Aloha Stadium" is a place, whatever the
     tagger said). A two-word person's name keeps its tag: "John Lake", "David Castle" are people."""
     words = text.split()
+    if label == "NORP" and len(words) > 1 and not (any(is_demonym(w) for w in words) or words[-1].endswith("s")
+                                                   or text.lower() in FAITHS):
+        return ENTITY  # "written by Girish Dhamija": a people's name has a nationality word or a plural
     if len(words) > 1 and words[-1].lower() in _COMPANY_HEADS:
         return "ORG"  # "Fantasy Cruises", "Chandris Lines": no one's surname
     if label == "PERSON" and len(words) > 1 and words[-1].lower() in _PLACE_HEADS:

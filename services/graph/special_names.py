@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.graph.gazetteer import us_states
+
 # Forms a key-titled work has: without "major" or "minor" ("Flute Sonata in D") the key needs one of them.
 _FORMS = {"sonata", "sonatina", "symphony", "concerto", "fugue", "prelude", "mass", "quartet", "quintet", "trio",
           "suite", "toccata", "etude", "étude", "nocturne", "rhapsody", "fantasia", "fantasy", "overture", "requiem",
@@ -128,6 +130,9 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
         while start > tok.sent.start and doc[start - 1].is_alpha and doc[start - 1].text[:1].isupper() \
                 and not doc[start - 1].is_stop:
             start -= 1
+        if start >= 2 and doc[start - 1].lower_ == "and" and doc[start - 2].text[:1].isupper() \
+                and doc[start - 2].is_alpha and doc[start - 2].head.i in range(start, i):
+            start -= 2  # "Film and Television Institute of India": two modifiers of one head
         end = i + 1
         while end < len(doc) and _capital(doc[end]) or (end + 1 < len(doc) and doc[end].text in ("–", "—", "-")
                                                         and not doc[end - 1].whitespace_ and _capital(doc[end + 1])):
@@ -135,6 +140,11 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
         if end + 2 < len(doc) and doc[end].lower_ == "and" and doc[end + 1].text.rstrip(".") in ("St", "Saint") \
                 and doc[i + 1].text.rstrip(".") in ("St", "Saint") and _capital(doc[end + 2]):
             end += 3  # "the Church of St James and St Paul": one dedication to two saints
+        if doc[i - 1].lower_ == "university" and end + 1 < len(doc) and doc[end].text == "," \
+                and _capital(doc[end + 1]) and doc[i + 1:end].text.lower() in us_states():
+            end += 2  # "the University of California, Berkeley": a campus of a state's university
+            while end < len(doc) and _capital(doc[end]):
+                end += 1
         if doc[i - 1].lower_ in ("university", "college") and end + 1 < len(doc) and doc[end].lower_ == "at" \
                 and _capital(doc[end + 1]):
             end += 2  # "the University of North Carolina at Chapel Hill": a campus is in the name

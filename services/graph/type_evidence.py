@@ -28,11 +28,10 @@ named thing, and takes no type at all (:func:`written_as_term`).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from services.graph.classes import class_label, head_label
 from services.graph.gazetteer import place_names
-from services.graph.name_words import common_words, word_list
+from services.graph.name_words import common_words, given_names
 from services.graph.spans import NameSpan, is_honorific
 
 CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "LAW"}
@@ -71,11 +70,6 @@ _PERSON_VERBS = {"star", "marry", "write", "direct", "compose", "paint", "sing",
 def same_type(a: str, b: str) -> bool:
     """Two labels the evidence treats as one: equal, or both places."""
     return a == b or (a in _PLACES and b in _PLACES)
-
-
-@lru_cache(maxsize=1)
-def given_names() -> frozenset[str]:
-    return word_list("given_names.txt")
 
 
 def _bare(word: str) -> str:

@@ -144,7 +144,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
                 "volume of", "sequel to", "prequel to", "spin-off of", "installment in", "instalment in",
                 "installment of", "edition of", "season of", "stage of", "round of", "genus of", "species of",
                 "family of", "subfamily of", "tributary of"),
-    "member_of": ("member of", "founding member of", "player for", "player of", "member for", "fellow of",
+    "member_of": ("member of", "founding member of", "player for", "player of", "fellow of",
                   "vocalist of", "guitarist of", "drummer of", "bassist of", "singer of", "frontman of",
                   "lead singer of", "keyboardist of", "senator from", "representative from", "delegate from",
                   "part-owner of", "partner in", "candidate for", "nominee for"),
@@ -154,6 +154,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
               "general of", "admiral of", "head coach of", "lord of", "duke of", "earl of", "count of",
               "prince of", "emperor of", "pharaoh of", "sultan of", "chancellor of", "premier of", "speaker of",
               "secretary-general of", "leader in", "founder and leader of"),
+    "represented": ("member for", "mp for", "senator for", "representative for"),  # "Member of Parliament for Oldham"
     "ceo_of": ("ceo of", "chief executive of", "chief executive officer of", "executive of"),
     "president_of": ("president of",),
     "prime_minister_of": ("prime minister of",),
