@@ -28,6 +28,9 @@ def topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
     return sorted(kept + found, key=lambda s: s.start)
 
 
+_QUALIFIED = re.compile(r"\s*\([^()]*\)$")
+
+
 def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[str | None, NameSpan | None]:
     """What an untitled document is about: the named subject of its first sentence, when that sentence defines it
     ("Cotula is a genus …") or the subject shares a word with the title. When the subject is a
@@ -50,7 +53,8 @@ def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[s
                     return (span.text, None) if defines or (title and share_a_word(span.text, title)) else (None, None)
             chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
             if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and share_a_word(chunk.text, title):
-                return title, NameSpan(chunk.start, chunk.end, title, ENTITY, chunk.root)
+                bare = _QUALIFIED.sub("", title).strip() or title  # not "William Winter (politician)"
+                return bare, NameSpan(chunk.start, chunk.end, bare, ENTITY, chunk.root)
             return None, None
     return None, None
 

@@ -84,3 +84,17 @@ def test_a_name_inside_a_quoted_description_is_no_name(extractor):
     assert "pre-raphaelite" not in found, found
     found = names(extractor, 'The song "Hello" was released by Adele, and "The Beatles" toured Japan.')
     assert {"hello", "the beatles"} <= set(found) or {"hello", "beatles"} <= set(found), found  # a guard: a title
+
+
+def test_a_title_qualifier_is_no_part_of_the_topics_name(extractor):
+    from llama_index.core.graph_stores.types import KG_NODES_KEY
+    from llama_index.core.schema import TextNode
+
+    from services.graph.service import _topic
+
+    text = ("William Forrest Winter (born February 21, 1923) is a retired American politician who served as the "
+            "58th Governor of Mississippi from 1980 to 1984.")  # the tagger reads "Winter" as a date
+    node = TextNode(text=text, start_char_idx=0, metadata=_topic("William Winter (politician)", {}, text))
+    extractor([node])
+    names = {e.name for e in node.metadata[KG_NODES_KEY]}
+    assert "William Winter" in names and "William Winter (politician)" not in names, names
