@@ -122,7 +122,8 @@ def _place_participle_owner(participle: Any, refs: list[Ref]) -> Any | None:
 def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
     """Who a passive verb's "by" names; "directed and produced by X" gives X to both verbs."""
     def own(v: Any) -> list[Ref]:
-        return [r for c in v.children if c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by")
+        return [r for c in v.children if (c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by"))
+                and c.i not in resolver.by_token  # "for Best Performance by an Actress": the award's own "by"
                 for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
     found = own(verb)
     if not found and passive:

@@ -175,6 +175,8 @@ class SpacyTemporalExtractor(TransformComponent):
         documents ("film") would be a hub tying unrelated things together."""
         assert context.topic is not None and context.topic_phrase is not None
         phrase, noun = context.topic_phrase
+        if sum(c.isalpha() for c in phrase) < 3:
+            return None  # "is a '": a class made of what the text garbled
         src, dst = table.node(context.topic), table.node(Ref(phrase, CONCEPT))
         if src is None or dst is None or src.id == dst.id:
             return None

@@ -56,7 +56,7 @@ _HONORIFICS = {"mr", "mrs", "ms", "dr", "sir", "president", "senator", "governor
                "col", "captain", "capt", "commodore", "admiral", "lieutenant", "lt", "major", "maj", "judge",
                "professor", "prof", "bishop", "reverend", "rev", "mayor", "secretary", "minister", "chancellor",
                "king", "queen", "emperor", "empress", "prince", "princess", "pope", "sergeant", "sgt"}
-_TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lord", "lady", "president", "senator", "governor",
+_TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "baronet", "dame", "lord", "lady", "president", "senator", "governor",
            "general", "gen", "colonel", "col", "captain", "capt", "king", "queen", "prince", "princess", "emperor",
            "pope", "saint", "st", "reverend", "rev", "professor", "prof", "judge", "justice", "chancellor",
            "secretary", "minister", "prime", "chairman", "ceo", "mayor", "admiral", "commodore", "lieutenant",

@@ -30,6 +30,7 @@ from services.graph.name_words import (
     _RULERS,
     _SPEAKING,
     _TITLES,
+    common_words,
     given_names,
 )
 from services.graph.non_names import is_capitalised_class, is_hyphenated, is_job_title, is_office, is_place_word
@@ -115,6 +116,15 @@ def name_spans(doc: Any) -> list[NameSpan]:
         label = ent.label_
         while label == "PERSON" and end - start > 2 and CLASS_TYPES.get(doc[start].lower_) == "PERSON":
             start += 1  # "Businessman Ross Perot", "Economist Pat Choate": the job is no part of the name
+        if end - start >= 3 and is_demonym(doc[start].text) and (doc[start + 1].text.isupper() or doc[start + 1].lower_
+                                                                  in _TITLES or CLASS_TYPES.get(doc[start + 1].lower_)
+                                                                  == "PERSON") and head_label([t.text for t in doc[start + 2:end]]) is None:
+            start, label = start + 2, "PERSON"  # "Invented by Danish MD Lasse Hessel": his nationality and title
+        if label == "NORP" and end - start == 2 and all(is_demonym(t.text) for t in doc[start:end]):
+            for k in (start, start + 1):  # "a 2003 Indian Bengali thriller film": a nation and a language
+                spans.append(NameSpan(k, k + 1, doc[k].text, "NORP", doc[k]))
+                taken.add(k)
+            continue
         if 2 <= end - start <= 3 and is_demonym(doc[start].text) and start > 0 \
                 and doc[start - 1].lower_ in ("a", "an") and end < len(doc) and doc[end].pos_ == "NOUN" \
                 and head_label([t.text for t in doc[start:end]]) is None and not any(t.is_upper for t in doc[start:end]):
@@ -136,7 +146,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end - start == 1 and doc[start].text.rstrip(".").lower() in ("op", "no", "bwv", "hwv", "kv") \
                 and end < len(doc) and (doc[end].like_num or doc[end].text == "."):
             continue  # "Op. 67", "BWV 564": a catalogue number, no name
-        if any(i in taken for i in range(start, end)) or office_body(doc, start, end):
+        if any(i in taken for i in range(start, end)) or office_body(doc, start, end) or _portfolio(doc, start, end):
             continue
         text = " ".join(doc[start:named_end(doc, start, end, label)].text.split())
         if not is_name(text) or is_hyphenated(doc, end) or is_capitalised_class(doc[start:end]) or is_job_title(doc[start:end]):
@@ -162,9 +172,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if institution_end(doc, i, j) > j:
             j = institution_end(doc, i, j)
             spans = [s for s in spans if not i <= s.start < j]  # the country is inside the name now
-        if i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _TITLES - _RULERS:
-            i = j  # "Minister of Defense": the office's field, not a named thing
-            continue
+        if (i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _TITLES - _RULERS) or _portfolio(doc, i, j):
+            i = j  # "Minister of Defense", "Commissioner for Crown Lands and Immigration": the office's field,
+            continue  # not a named thing
         if i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
                 and doc[i - 1].i not in taken and j - i > 1:
             i -= 1  # "Turkish Women's Basketball League"
@@ -182,7 +192,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
             taken.update(range(i, j))
         i = j
     quoted = _quoted_stretches(doc)
-    spans = [s for s in spans if not any(_inside(doc, s, o, c) for o, c in quoted)]
+    spans = [s for s in _subtitled(doc, sorted(spans, key=lambda s: s.start))
+             if not any(_inside(doc, s, o, c) for o, c in quoted)]
     return _shared_surnames(doc, _nationality_joined(doc, sorted(spans, key=lambda s: s.start)))
 
 
@@ -202,6 +213,49 @@ def _shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
             continue
         out[k] = NameSpan(span.start, span.end, f"{first} {surname}", "PERSON", span.root)
     return out
+
+
+# Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)
+_PORTFOLIO_TITLES = {"minister", "ministers", "commissioner", "secretary", "ministry", "department", "spokesperson",
+                     "spokesman", "spokeswoman", "undersecretary"}
+
+
+def _subtitled(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """"Big Hero 6" + ": The Series": a subtitle after a colon is the title's."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if span.start < 2 or doc[span.start].text != "The" or doc[span.start - 1].text != ":":
+            out.append(span)
+            continue
+        if prev is not None and span.start == prev.end + 1:
+            label = "WORK_OF_ART" if "WORK_OF_ART" in (prev.label, span.label) else prev.label
+            out[-1] = NameSpan(prev.start, span.end, f"{prev.text}: {span.text}", label, doc[prev.start:span.end].root)
+            continue
+        k = span.start - 2  # an untagged title before the colon: "Big Hero 6"
+        while k >= doc[span.start].sent.start and (doc[k].text[:1].isupper() or doc[k].like_num) \
+                and not (prev is not None and k < prev.end):
+            k -= 1
+        if prev is not None and prev.end == k + 1 and k + 1 < span.start - 1:
+            k, out = prev.start - 1, out[:-1]  # "Star" + "Wars" + ": The Clone Wars"
+        if k + 1 < span.start - 1 and doc[k + 1].text[:1].isupper():
+            text = f"{doc[k + 1:span.start - 1].text}: {span.text}"
+            out.append(NameSpan(k + 1, span.end, text, "WORK_OF_ART", doc[k + 1:span.end].root))
+        else:
+            out.append(span)
+    return out
+
+
+def _portfolio(doc: Any, start: int, end: int) -> bool:
+    """A field of an office, in common words ("Commissioner for Crown Lands and Immigration", "Minister of
+    Education"): no named thing ("President of Microsoft" names one)."""
+    words = [t.lower_ for t in doc[start:end] if t.lower_ not in ("and", "of", "the", "&")]
+    if not words or not all(w in common_words() for w in words):
+        return False
+    i = start - 1  # back over the fields before it: "Minister of Education, Youth and" + "Culture"
+    while i > 1 and (doc[i].lower_ in ("and", ",", "&") or (doc[i].text[:1].isupper() and doc[i].lower_ in common_words())):
+        i -= 1
+    return i >= 1 and doc[i].lower_ in ("of", "for") and doc[i - 1].lower_ in _PORTFOLIO_TITLES
 
 
 def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:

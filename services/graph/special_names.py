@@ -114,7 +114,9 @@ def _capital(tok: Any) -> bool:
 
 # Heads whose "of" and a place are part of the name: a body's, and a place's ("the Firth of Tay", "Isle of Man").
 _OF_HEADS = {"diocese", "archdiocese", "eparchy", "bishopric", "university", "college", "bank", "church", "museum",
-             "council", "ministry", "embassy", "academy", "institute", "society", "parliament", "assembly"}
+             "council", "ministry", "embassy", "academy", "institute", "society", "parliament", "assembly",
+             "department", "faculty", "school"}
+_PORTFOLIO_BODIES = {"ministry", "department", "museum", "institute", "school", "faculty", "academy", "society"}
 _OF_PLACES = {"firth", "gulf", "bay", "isle", "strait", "straits", "sea", "cape", "vale", "bight"}
 
 
@@ -135,8 +137,10 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
             start -= 2  # "Film and Television Institute of India": two modifiers of one head
         end = i + 1
         while end < len(doc) and _capital(doc[end]) or (end + 1 < len(doc) and doc[end].text in ("–", "—", "-")
-                                                        and not doc[end - 1].whitespace_ and _capital(doc[end + 1])):
-            end += 1  # "University of Wisconsin–Stevens Point"
+                                                        and not doc[end - 1].whitespace_ and _capital(doc[end + 1])) \
+                or (doc[i - 1].lower_ in _PORTFOLIO_BODIES and end + 1 < len(doc) and doc[end].lower_ in ("and", "&")
+                    and _capital(doc[end + 1])):
+            end += 1  # "University of Wisconsin–Stevens Point", "the Ministry of Education, Youth and Culture"
         if end + 2 < len(doc) and doc[end].lower_ == "and" and doc[end + 1].text.rstrip(".") in ("St", "Saint") \
                 and doc[i + 1].text.rstrip(".") in ("St", "Saint") and _capital(doc[end + 2]):
             end += 3  # "the Church of St James and St Paul": one dedication to two saints

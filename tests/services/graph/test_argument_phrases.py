@@ -98,3 +98,36 @@ def test_a_title_qualifier_is_no_part_of_the_topics_name(extractor):
     extractor([node])
     names = {e.name for e in node.metadata[KG_NODES_KEY]}
     assert "William Winter" in names and "William Winter (politician)" not in names, names
+
+
+# -- round 14e: the round-14d judge's causes -------------------------------------------------------------
+@pytest.mark.parametrize(("text", "present", "absent"), [
+    # a portfolio is no body, nor its "and"-joined fields
+    ("He served as Commissioner for Crown Lands and Immigration (1890-1892) and Minister for Agriculture and "
+     "Education (1892) under Thomas Playford II.", {"thomas playford ii"}, {"education", "crown lands and immigration"}),
+    # a body's fields are its name
+    ("The festival is run by the Ministry of Education Youth and Culture in Jamaica.",
+     {"ministry of education youth and culture"}, {"ministry of education youth"}),
+    # a nation and a language are two
+    ("Bhalo Theko is a 2003 Indian Bengali thriller film.", {"indian", "bengali"}, {"indian bengali"}),
+    # a nationality and a title before a person are no part of the name
+    ("It was invented by Danish MD Lasse Hessel in 1990.", {"lasse hessel"}, {"danish md lasse hessel"}),
+    # an heir's number is no name
+    ("He was the son of Sir John Smith, the second Baronet, who represented Lymington.", {"john smith"}, {"baronet"}),
+    # a subtitle after a colon is the title's
+    ("Big Hero 6: The Series is an upcoming American animated series.", {"big hero 6: the series"}, {"the series"}),
+    ("Carol White is the CEO of Beta Industries.", {"beta industries"}, set()),  # a guard: a company after an office
+])
+def test_names_of_the_round_14d_draw(extractor, text, present, absent):
+    found = set(names(extractor, text))
+    assert present <= found and not absent & found, found
+
+
+def test_an_awards_own_by_is_no_agent_and_a_fronted_with_no_object(extractor):
+    _, facts = extract(extractor, "Venus Terzo is a Canadian actress. She was nominated in 2002 for the Gemini Award "
+                                  "for Best Performance by an Actress in a Continuing Leading Dramatic Role.",
+                       "Venus Terzo")
+    assert not any(s.startswith("gemini award") for s, _, _ in triples(facts)), triples(facts)
+    _, facts = extract(extractor, "With The Itchy & Scratchy & Poochie Show, The Simpsons surpassed The Flintstones "
+                                  "as the longest-running animated series.", "The Simpsons")
+    assert not any("poochie" in t for _, _, t in triples(facts)), triples(facts)
