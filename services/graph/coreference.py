@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.graph.classes import COLLECTIVE_KINDS, class_label
+from services.graph.name_bounds import PEERAGES
 from services.graph.spans import ENTITY, kind
 
 PERSONAL = {"he", "him", "she", "her", "himself", "herself"}
@@ -71,13 +72,15 @@ class Context:
         word = word.lower()
         topic_kind = kind(self.topic.label) if self.topic else None
         prev = self.previous_subject
-        if word in PERSONAL:
-            if self.topic and (topic_kind == "person" or (not self.topic.stated and topic_kind in ("org", "other"))):
+        if word in PERSONAL:  # a peerage is held by one man after another: "he" is the last one named, not it
+            peerage = self.topic is not None and self.topic.name.split()[0].lower() in PEERAGES
+            if self.topic and not peerage and (topic_kind == "person" or (not self.topic.stated
+                                                                        and topic_kind in ("org", "other"))):
                 return self.topic  # a name the tagger called an organisation, that the text calls "he"
             if prev and kind(prev.label) == "person":
                 return prev
-            if self.topic is None:  # an address, a report: the last person named is a guess, wrong more often
-                return None
+            if self.topic is None or peerage:  # an address, a report, a title's holders: the last person named
+                return None  # is a guess, wrong more often
             return next((r for r in reversed(self.recent) if kind(r.label) == "person"), None)
         if word in NEUTER:
             prev_thing = prev if prev and kind(prev.label) not in ("person", "group") and prev.label != ENTITY else None

@@ -38,13 +38,29 @@ def not_stated(verb: Any) -> bool:
             if child.dep_ in ("nsubj", "nsubjpass", "dobj", "attr") and any(
                     d.dep_ == "det" and d.lower_ in ("no", "neither") for d in child.children):
                 return True
-        if _no_longer(node) or _inverted_condition(node) or _unreal_infinitive(node):
+        if _no_longer(node) or _inverted_condition(node) or _unreal_infinitive(node) or _wished_time(node):
             return True
         if node.dep_ in ("xcomp", "conj", "ccomp") and node.head is not node:
             node = node.head
         else:
             break
     return False
+
+
+WANTING = {"wish", "hope", "desire", "plan", "intention", "dream", "ambition", "aim", "request", "demand", "want"}
+
+
+def _wished_time(verb: Any) -> bool:
+    """"expressed the wish to be buried in Fenghua once the Kuomintang recovered mainland China": a time clause
+    beside a wished-for infinitive is the wish's (the parser hangs it on the main verb), no event."""
+    if verb.dep_ != "advcl" or not any(c.dep_ == "mark" and c.lower_ in ("once", "when", "after", "until", "before")
+                                        for c in verb.children):
+        return False
+    if _unreal_infinitive(verb.head):
+        return True  # the parser hung the clause on the infinitive itself
+    return any(c.dep_ in ("dobj", "attr") and c.lemma_.lower() in WANTING and any(
+        g.dep_ in ("acl", "relcl") and any(a.dep_ == "aux" and a.lower_ == "to" for a in g.children)
+        for g in c.children) for c in verb.head.children)
 
 
 def _no_longer(verb: Any) -> bool:

@@ -26,14 +26,14 @@ def extractor() -> SpacyTemporalExtractor:
     ("The Hamilton Skyhawks was a professional basketball franchise based in Hamilton, Ontario that played in the "
      "World Basketball League.", "Hamilton Skyhawks", ("hamilton", "related_to", "world basketball league")),
     # an MP for a seat represents it
-    ("He was Liberal Member of Parliament for Oldham.", "Baron Stanley", ("baron stanley", "member_of", "oldham")),
+    ("He was Liberal Member of Parliament for Oldham.", "John Stanley", ("john stanley", "member_of", "oldham")),
 ])
 def test_a_wrong_fact_is_not_stored(extractor, text, topic, wrong):
     assert wrong not in triples(extract(extractor, text, topic)[1])
 
 
 @pytest.mark.parametrize(("text", "topic", "fact"), [
-    ("He was Liberal Member of Parliament for Oldham.", "Baron Stanley", ("baron stanley", "represented", "oldham")),
+    ("He was Liberal Member of Parliament for Oldham.", "John Stanley", ("john stanley", "represented", "oldham")),
     ("The Hamilton Skyhawks was a professional basketball franchise based in Hamilton, Ontario that played in the "
      "World Basketball League.", "Hamilton Skyhawks", ("hamilton skyhawks", "related_to", "world basketball league")),
     # a guard: a fronted object is still one ("To the Cherokees, … the United States have granted"); round 14's
@@ -131,3 +131,22 @@ def test_an_awards_own_by_is_no_agent_and_a_fronted_with_no_object(extractor):
     _, facts = extract(extractor, "With The Itchy & Scratchy & Poochie Show, The Simpsons surpassed The Flintstones "
                                   "as the longest-running animated series.", "The Simpsons")
     assert not any("poochie" in t for _, _, t in triples(facts)), triples(facts)
+
+
+def test_he_is_no_peerage(extractor):
+    # "He was Liberal Member of Parliament for Oldham" in the article on the title gave the title the seat: the
+    # title is held by one man after another, and "he" is the last one named, or no one
+    _, facts = extract(extractor, "Baron Stanley of Alderley is a title in the Peerage of the United Kingdom. The "
+                                  "title passed to his younger brother, the 4th Baron. He was Liberal Member of "
+                                  "Parliament for Oldham.", "Baron Stanley of Alderley")
+    assert not any(t == "oldham" for _, _, t in triples(facts)), triples(facts)
+
+
+def test_a_time_clause_of_a_wish_is_no_event(extractor):
+    # round 13b's and 14d's judges: "the Kuomintang recovered mainland China" was stored; it was only wished for
+    _, facts = extract(extractor, "When Chiang Kai-shek died in 1975, he was entombed in a sarcophagus since he "
+                                  "expressed the wish to be eventually buried in his native Fenghua once the "
+                                  "Kuomintang (KMT) recovered mainland China from the Communists.", "Cihu Mausoleum")
+    assert not any(s == "kuomintang" for s, _, _ in triples(facts)), triples(facts)
+    _, facts = extract(extractor, "He went on to win the title after he moved to Paris in 1990.", "John Doe")
+    assert ("john doe", "moved_to", "paris") in triples(facts)  # a guard: that happened
