@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.graph.gazetteer import country_names, us_states
 from services.graph.resolver import SUBJECTS
 
 # Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
@@ -69,3 +70,18 @@ def absolute(prep: Any, verb: Any) -> bool:
     return prep.i < verb.i and prep.lower_ in ("with", "without") and any(
         c.i > p.i and c.dep_ in ("prep", "acomp", "advmod", "amod", "acl")
         for p in prep.children if p.dep_ == "pobj" for c in p.children)
+
+
+def qualifier(place: Any) -> bool:
+    """A state or country right after a place and a comma says which place it is ("Worcester, Massachusetts",
+    "Lisbon, Portugal"): no object of its own."""
+    doc, first = place.doc, place.left_edge.i
+    if first < 2 or doc[first - 1].text != "," or doc[first - 2].pos_ != "PROPN":
+        return False
+    name = doc[first:place.i + 1].text.lower().removeprefix("the ")
+    before = doc[first - 2]
+    start = before.left_edge.i if before.left_edge.i < before.i else before.i
+    inner = doc[start:before.i + 1].text.lower().removeprefix("the ")
+    if name in us_states():  # "Worcester, Massachusetts"; not "Texas, Oklahoma and Kansas"
+        return inner not in us_states() and inner not in country_names()
+    return name in country_names() and inner not in country_names()  # not "Germany, France and Spain"

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
-from services.graph.clause_shapes import absolute, comparison, container
+from services.graph.clause_shapes import absolute, comparison, container, qualifier
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
@@ -183,6 +183,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 label = RELATED_TO if characterised else verb_label(lemma, None, particle)
                 if label == "known_as" and not passive:
                     continue  # "Time called them 'the most recognisable face'": the name is their complement's
+                if qualifier(obj):
+                    continue  # "includes Worcester, Massachusetts": the state only says which Worcester
                 # a name reached through a noun ("made performances, including Mirandolina") keeps the noun
                 raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
                 for o in resolver.refs(obj):

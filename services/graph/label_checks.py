@@ -38,7 +38,10 @@ _NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
     "starred_in": ({"place", "event", "work"}, _NO_WORK),  # "play in the Titanium Security Arena", "in the NFL"
     "performed": ({"place", "event", "work"}, _NO_WORK - {"person"}),  # "covered the … Dinner" (a character is
     # played: "Norman Coburn played Donald Fisher")
-    "played_for": ({"place", "event", "work"}, {"person", "work", "event"}),  # "the game was played at Wrigley Field"
+    "played_for": ({"place", "event", "work"}, {"person", "work", "event", "place"}),  # "the game was played at
+    # Wrigley Field", "plays their home games at New Era Field" (a place by its head or a facility's tag; a city's
+    # tag is no place here: the tagger calls a club by its city)
+    "founded_in": ({"person"}, set()),  # "began creating documentaries in New York City": no one is founded
     "leads": (set(), {"work", "event"}),  # "the director of 'Scenes of a Sexual Nature'" directed it
     "held_in": (set(), {"person", "org", "work", "language", "group"}),  # "a disaster in Hindi"
     "based_in": (set(), {"person", "work", "event", "language"}),  # "a character in 'Home and Away'"

@@ -102,7 +102,9 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         while end < len(doc) and (is_propn(doc[end]) or (doc[end].lower_ == "of" and end + 1 < len(doc)
                                                           and is_propn(doc[end + 1]))):
             end += 1
-    while end + 1 < len(doc) and doc[end].text in ("–", "—") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
+    if start >= 1 and _ORDINAL.fullmatch(doc[start - 1].text) and doc[start].lower_ in PEERAGES:
+        start -= 1  # "the 6th Baron Stanley of Alderley" is a man; "Baron Stanley of Alderley" the title
+    while end + 1 < len(doc) and doc[end].text in ("–", "—", "-") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
             and is_propn(doc[end + 1]):
         end += 2  # "University of Wisconsin–Stevens Point"
         while end < len(doc) and is_propn(doc[end]) and doc[end].ent_iob_ != "B":

@@ -57,7 +57,8 @@ def is_hyphenated(doc: Any, end: int) -> bool:
         and not doc[end - 1].whitespace_
 
 
-_DEFINED = re.compile(r"((?:[a-z][a-z-]*\s+){1,7})\(\s*([A-Z]{2,6})s?\s*\)")
+_ABBREVIATION = re.compile(r"\(\s*([A-Z]{2,6})s?\s*\)")
+_WORDS_BEFORE = re.compile(r"((?:[a-z][a-z-]*\s+){1,7})$")
 _SMALL = {"of", "and", "the", "for", "in", "on", "to", "a", "an"}
 
 
@@ -65,9 +66,12 @@ def defined_terms(text: str) -> set[str]:
     """Abbreviations the text defines for a common noun ("a broader combined statistical area (CSA)", "gross
     domestic product (GDP)"): a term, not a named thing, wherever it stands alone."""
     found = set()
-    for m in _DEFINED.finditer(text):
-        words = [w for w in m.group(1).split() if w not in _SMALL]
-        acronym = m.group(2)
+    for m in _ABBREVIATION.finditer(text):
+        before = _WORDS_BEFORE.search(text[max(0, m.start() - 120):m.start()])
+        if before is None:
+            continue
+        words = [w for w in before.group(1).split() if w not in _SMALL]
+        acronym = m.group(1)
         letters = "".join(w[0] for w in words[-len(acronym):])
         hyphened = "".join(p[0] for w in words for p in w.split("-") if p)[-len(acronym):]
         if acronym.lower() in (letters, hyphened):

@@ -85,6 +85,10 @@ def is_name(text: str) -> bool:
         return False
     if re.search(r"\s(of|the|and|for)\s+\d+(st|nd|rd|th)?$", text):  # "Reception Committee of 16th" + "annual …"
         return False
+    if re.fullmatch(r"(?i)(jr|sr|ii|iii|iv|v|vi)\.?", text):  # "III" of "Herbert Weston Scott Howell III"
+        return False
+    if re.fullmatch(r"(?i)[\d.,]+\s*(fm|am|mhz|khz|ghz|mw|kw)", text):  # "91.1 FM": a frequency
+        return False
     return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
@@ -172,7 +176,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if institution_end(doc, i, j) > j:
             j = institution_end(doc, i, j)
             spans = [s for s in spans if not i <= s.start < j]  # the country is inside the name now
-        if (i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _TITLES - _RULERS) or _portfolio(doc, i, j):
+        of = i - 2 if i >= 3 and doc[i - 1].lower_ == "the" else i - 1  # "Leader of the Opposition"
+        if (of >= 1 and doc[of].lower_ == "of" and doc[of - 1].lower_ in _TITLES - _RULERS | {"leader"}) \
+                or _portfolio(doc, i, j):
             i = j  # "Minister of Defense", "Commissioner for Crown Lands and Immigration": the office's field,
             continue  # not a named thing
         if i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
@@ -260,10 +266,11 @@ def _portfolio(doc: Any, start: int, end: int) -> bool:
 
 def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:
     """(opening, closing) quotation marks within one sentence, at most 20 tokens apart."""
-    out, opening = [], None
-    for tok in doc:
-        if tok.text not in ('"', "“", "”"):
-            continue
+    out: list[tuple[int, int]] = []
+    opening = None
+    text = doc.text  # (built anew on each access)
+    marks = [t for t in doc if t.text in ('"', "“", "”")] if any(q in text for q in '"“”') else []
+    for tok in marks:
         if opening is None or tok.text == "“" or tok.sent.start != doc[opening].sent.start:
             opening = tok.i
             continue
