@@ -136,8 +136,10 @@ class SpacyTemporalExtractor(TransformComponent):
 
         relations: list[Relation] = []
         previous_end = 0
+        doc_text = doc.text  # spaCy joins every token again at each read of Doc.text
         for sent in doc.sents:
-            if "\n\n" in doc.text[previous_end:sent.start_char] or "\n" in doc.text[previous_end:sent.start_char].strip(" "):
+            gap = doc_text[previous_end:sent.start_char]
+            if "\n\n" in gap or "\n" in gap.strip(" "):
                 context.new_paragraph()
             previous_end = sent.end_char
             here = [s for s in spans if sent.start <= s.start < sent.end]
