@@ -8,14 +8,16 @@ import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
-from services.graph.name_words import _NUMBERED, _POSTNOMINALS, _TITLES
+from services.graph.name_words import _NUMBERED, _OFFICES, _POSTNOMINALS, _RANKS, _TITLES, given_names
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
 
 
 # Institutions every country has: alone, the name is generic ("Parliament" of the UK, of India, of Uganda)
 _INSTITUTIONS = {"parliament", "government", "senate", "congress", "assembly", "cabinet", "legislature", "army",
-                 "navy", "church", "crown", "council", "judiciary", "police", "republic", "kingdom", "bank"}
+                 "navy", "church", "crown", "council", "judiciary", "police", "republic", "kingdom", "bank", "peerage",
+                 "baronetage"}
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
 
 
 def institution_end(doc: Any, start: int, end: int) -> int:
@@ -45,6 +47,17 @@ def office_body(doc: Any, start: int, end: int) -> bool:
     office's generic body, no named thing (the parliament of which country the text does not say there)."""
     return end - start == 1 and doc[start].lower_ in _INSTITUTIONS and start >= 2 and doc[start - 1].lower_ == "of" \
         and doc[start - 2].lower_ in ("member", "members") and institution_end(doc, start, end) == end
+
+
+def numbered(doc: Any, start: int, end: int) -> bool:
+    """Whether the number after a name is the name's: a model's letters and number ("the HD 21", "Heinkel HD 32"),
+    a capitalised number word ("Formula One", "Air Force One"); not a count of what follows ("the NFL 10 teams")."""
+    if end >= len(doc) or end == start or doc[end].head.i not in range(start, end + 1):
+        return False
+    tok, last = doc[end], doc[end - 1]
+    if re.fullmatch(r"[A-Z]{2,4}", last.text) and re.fullmatch(r"\d{1,3}", tok.text) and last.whitespace_:
+        return True
+    return tok.lower_ in _NUMBER_WORDS and tok.text[:1].isupper() and is_propn(last) and not tok.is_sent_start
 
 
 def is_propn(tok: Any) -> bool:
@@ -90,6 +103,9 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
                 and not re.fullmatch(r"1\d{3}|20\d{2}", tok.text):
             end += 1  # "Hawaii Route" + "750", "Flight 93", "Interstate 95"; not "… Route 1999" (a year)
             break
+        elif numbered(doc, start, end):
+            end += 1
+            break
         else:
             break
     if label == "PERSON" and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_.rstrip(".") in ("jr", "sr"):
@@ -130,10 +146,28 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end -= 1
     while end - start > 1 and (doc[start].is_quote or doc[start].is_punct):
         start += 1
+    if label == "PERSON":
+        start = _after_office(doc, start, end)
     while end - start > 1 and (doc[start].text in ("the", "a", "an", "'s", "’s") or (doc[start].lower_ in ("the", "a", "an")
                                                                                  and doc[start].is_sent_start)):
         start += 1  # "the Chicago Cubs" is "Chicago Cubs"; "The Beatles" mid-sentence keeps its article
     return start, end
+
+
+# Words of an office written before a holder's name ("Premier", "Minority Leader", "State Senator")
+_OFFICE_WORDS = _TITLES | _OFFICES | _RANKS | {"leader", "minority", "majority", "whip", "state", "senate", "house"}
+
+
+def _after_office(doc: Any, start: int, end: int) -> int:
+    """Where a person's name starts after the office before it: "Premier Jay Weatherill" is Jay Weatherill,
+    "Minority Leader Scott Howell" Scott Howell. Only before a given name and at least one more proper noun:
+    "President Lincoln" keeps its title (resolution folds it into "Abraham Lincoln" when the text names him)."""
+    i = start
+    while i < end and doc[i].lower_.rstrip(".") in _OFFICE_WORDS and doc[i].text[:1].isupper():
+        i += 1
+    if i == start or end - i < 2 or doc[i].lower_ not in given_names() or not all(is_propn(t) for t in doc[i:end]):
+        return start
+    return i
 
 
 def named_end(doc: Any, start: int, end: int, label: str) -> int:
@@ -168,4 +202,6 @@ def chain_end(doc: Any, i: int, taken: set[int]) -> int:
                 j = last
     if j > i and doc[j - 1].lower_ == "act" and j < len(doc) and re.fullmatch(r"1[6-9]\d\d|20\d\d", doc[j].text):
         j += 1  # a British act's year is in its name
+    elif j not in taken and numbered(doc, i, j):
+        j += 1
     return j
