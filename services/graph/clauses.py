@@ -210,6 +210,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
             # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
             label = verb_label(lemma, child.lower_, particle)
+            if label == "moved_to" and any(c.dep_ == "dobj" for c in verb.children):
+                label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico": the object moved
             if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
                     out += [Triple(o, "acquired", _raw(verb, particle, child.text), s, anchors)

@@ -57,10 +57,10 @@ VERBS: dict[str, tuple[str, ...]] = {
     "released_in": ("release in", "publish in", "premiere in", "air in", "debut in", "issue in", "launch in",
                     "open in", "make debut in", "translate into", "sell in", "develop in", "make in", "show in",
                     "perform in", "tour in", "play throughout"),
-    "owns": ("own", "operate", "control"),  # to run or manage a thing is to lead it, not to own it
+    "owns": ("own", "control"),  # to run, manage or operate a thing is to lead it, not to own it
     "acquired": ("acquire", "buy", "purchase", "take over", "merge with"),
-    "owned_by": ("own by", "operate by", "run by", "manage by", "control by", "acquire by"),
-    "leads": ("lead", "head", "chair", "command", "run", "manage", "govern", "rule", "oversee", "supervise", "reign", "preside over",
+    "owned_by": ("own by", "run by", "manage by", "control by", "acquire by"),
+    "leads": ("lead", "head", "chair", "command", "run", "manage", "operate", "govern", "rule", "oversee", "supervise", "reign", "preside over",
               "reign over",
               "captain", "coach", "conduct"),
     "succeeded": ("succeed", "replace", "follow", "supersede"),

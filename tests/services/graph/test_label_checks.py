@@ -207,3 +207,22 @@ def test_also_known_as_names_the_name_before_it(extractor):
     _, facts = extract(extractor, "Adelaide Trades Hall is a building. It is the location of the United Trades and "
                                   "Labour Council of South Australia, also known as SA Unions.", "Adelaide Trades Hall")
     assert ("adelaide trades hall", "known_as", "sa unions") not in triples(facts), triples(facts)
+
+
+# -- round 15 (round 14g's second draw, seed 31): a label the verb's sense refutes -------------------------
+@pytest.mark.parametrize(("text", "topic", "pair", "wrong", "right"), [
+    ("Kaintuck Territory was a theme park in Kentucky. It was built and operated by Walter Sill.", "Kaintuck Territory",
+     ("walter sill", "kaintuck territory"), "owns", "leads"),  # to operate a park is to run it, not to own it
+    ("During its existence Mid Oxfordshire returned one Member of Parliament to the House of Commons of the "
+     "Parliament of the United Kingdom.", "Mid Oxfordshire",
+     ("mid oxfordshire", "house of commons of the parliament of the united kingdom"), "moved_to", "related_to"),
+])
+def test_a_verbs_sense_chooses_its_label(extractor, text, topic, pair, wrong, right):
+    found = labels(extractor, text, topic)
+    assert wrong not in found.get(pair, set()) and right in found.get(pair, set()), found
+
+
+def test_who_returns_to_a_place_moved_there(extractor):
+    # guard: with no object moved, the subject is what returned
+    found = labels(extractor, "In 1850 Alfred Smith returned to London.", "Alfred Smith")
+    assert "moved_to" in found.get(("alfred smith", "london"), set()), found
