@@ -109,6 +109,12 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
+        named = _name_before_by(prep, resolver)
+        if named is not None:  # "a location in the novel Strandloper by Alan Garner": he wrote the novel
+            span, work = named
+            if kind(work.label) == "work" or (span.start > 0 and class_label(prep.doc[span.start - 1].lemma_) == "WORK_OF_ART"):
+                out += [Triple(obj, "created", f"{span.text} by", work, anchors) for obj in objects]
+            continue
         for obj in objects:
             for subject in subject_refs:
                 if prep.lower_ == "by":  # "a painting by Hunt", "an album by Avril Lavigne": the agent made it
@@ -126,8 +132,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     # "the head coach at Blinn College" works there; "a residential hall in ANU" is part of it
                     held = "worked_for" if class_label(noun.lemma_) == "PERSON" and obj.label == "ORG" else "part_of"
                     out.append(Triple(subject, held, raw, obj, anchors))
-                elif prep.lower_ in ("in", "at") and obj.label == "EVENT":
-                    out.append(Triple(subject, "competed_in", raw, obj, anchors))
+                elif prep.lower_ in ("in", "at") and obj.label == "EVENT" and class_label(noun.lemma_) in ("PERSON", "ORG"):
+                    out.append(Triple(subject, "competed_in", raw, obj, anchors))  # "a runner-up at the Olympics"
+                    # (a location is in a novel the tagger called an event, and competes in nothing)
                 elif (prep.lower_ in ("from", "in") or (prep.lower_ == "of" and kind(obj.label) == "place")) \
                         and class_label(noun.lemma_) in ("PERSON", "ORG"):  # "the first band of the Big Four": no place
                     out.append(Triple(subject, "comes_from" if prep.lower_ == "from" else "based_in", raw, obj, anchors))
@@ -167,8 +174,10 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 for o in with_conj(g for g in c.children if g.dep_ == "pobj"):
                     out += [Triple(w, label, verb.text, r, frozenset({verb.i}))
                             for r in resolver.refs(o) for w in owners]
-    if not subjects:
-        return out
+    if not subjects or (verb.dep_ == "acl" and qualifier(verb.head)) \
+            or any(c.dep_ in ("nsubj", "nsubjpass") and qualifier(c) for c in verb.children):
+        return out  # "a school in Manhattan, New York City, New York established in 1876 by Arthur Cutler": the
+        # participle is the school's; the state after the comma only says which New York City
     particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
     anchors = frozenset({verb.i})
     agents = agents_of(verb, passive, resolver)
@@ -306,6 +315,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 out += [Triple(s, label, raw, obj, anchors) for s in subjects
                         if (s.name.lower(), obj.name.lower()) not in linked and s.name.lower() != obj.name.lower()]
                 continue
+            if prep is not None and _name_before_by(prep, resolver) is not None:
+                continue  # "a location in the novel Strandloper by Alan Garner": the novel's author (above)
             if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
                 raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
                 out += [Triple(obj, "created", raw, s, anchors) for s in subjects
@@ -321,6 +332,16 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
 
 
 
+
+
+def _name_before_by(prep: Any, resolver: Resolver) -> tuple[NameSpan, Ref] | None:
+    """The name right before a "by" that the parser hung on a farther noun: "an important location in the novel
+    Strandloper by Alan Garner" is the novel's author, not the location's (the nearer attachment is the reading)."""
+    before = prep.i - 1
+    if prep.lower_ != "by" or before not in resolver.by_token or prep.head.i == before:
+        return None
+    span, ref = resolver.by_token[before]
+    return None if span.start <= prep.head.i < span.end else (span, ref)
 
 
 def _second_object(obj: Any) -> bool:
