@@ -60,9 +60,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "owns": ("own", "control"),  # to run, manage or operate a thing is to lead it, not to own it
     "acquired": ("acquire", "buy", "purchase", "take over", "merge with"),
     "owned_by": ("own by", "run by", "manage by", "control by", "acquire by"),
-    "leads": ("lead", "head", "chair", "command", "run", "manage", "operate", "govern", "rule", "oversee", "supervise", "reign", "preside over",
-              "reign over",
-              "captain", "coach", "conduct"),
+    "leads": ("lead", "head", "chair", "command", "run", "manage", "operate", "govern", "rule", "oversee", "supervise",
+              "reign", "preside over", "reign over", "captain", "coach", "conduct"),
     "succeeded": ("succeed", "replace", "follow", "supersede"),
     "preceded": ("precede", "predate"),
     "elected_to": ("elect to", "elect as", "elect in", "vote into", "nominate to"),
