@@ -24,6 +24,8 @@ from services.graph.clause_shapes import absolute, comparison, container, qualif
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
+from services.graph.gazetteer import place_names
+from services.graph.name_bounds import PEERAGES
 from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, possessor, with_conj
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
@@ -94,7 +96,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
                     out.append(Triple(subject, belief, raw, ref, frozenset()))
-                elif span.label == "GPE":  # "a New Zealand cook", "a Chicago band"
+                elif span.label == "GPE" or span.text.lower() in place_names():  # "a New Zealand cook", "a Chicago
+                    # band"; "Hong Kong cantopop singer" whatever the tagger called Hong Kong
                     out.append(Triple(subject, "comes_from", raw, ref, frozenset()))
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
                     out.append(Triple(subject, TOOK_PART_IN, raw, ref, frozenset()))
@@ -103,6 +106,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT"):
                     out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
     for prep in (c for c in noun.children if c.dep_ == "prep"):
+        if prep.lower_ == "of" and noun.lower_ in PEERAGES:
+            continue  # "Maud Herbert, Countess of Northumberland": a title, not where she lived
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
         if label == "located_in" and prep.lower_ == "of" and _naming(noun):
             continue  # "the largest municipality is the city of Thompson": the city is Thompson, not in it
@@ -221,6 +226,12 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             label = verb_label(lemma, child.lower_, particle)
             if label == "moved_to" and any(c.dep_ == "dobj" for c in verb.children):
                 label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico": the object moved
+            actors = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
+                if label == "portrayed" else []
+            if actors:  # "a film … starring Tom Hiddleston as Hank Williams": the actor plays him, not the film
+                out += [Triple(a, label, _raw(verb, particle, child.text), o, anchors) for a in actors
+                        for p in with_conj(c for c in child.children if c.dep_ == "pobj") for o in resolver.refs(p)]
+                continue
             if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):
                     out += [Triple(o, "acquired", _raw(verb, particle, child.text), s, anchors)
@@ -233,7 +244,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 # "To the Cherokees, … the United States have granted": the fronted object is one)
             if absolute(child, verb):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
-            pobjs = with_conj(c for c in child.children if c.dep_ == "pobj")
+            pobjs = [p for p in with_conj(c for c in child.children if c.dep_ == "pobj")
+                     if not _describing(p, resolver) and not _behind_by(child, p)]
             for pobj in pobjs:
                 held = "located_in" if label == "located_near" and container(pobj, pobjs) else label
                 for o in resolver.refs(pobj):
@@ -297,10 +309,16 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "attacked by friends of Johnson": the friends, not Johnson ("known as the founder of X" is his)
         if path[-1].pos_ != "ADP" and path[-1].dep_ not in ("attr", "dobj", "oprd"):
             continue
+        if any(p.lower_ == "by" and p.head.pos_ == "NOUN" and p.head.dep_ == "pobj" for p in path):
+            continue  # "was adapted into a musical by James Bourne": the musical's authors, not the album's
         seen.add(obj.name.lower())
         top = path[-1]
+        if top.pos_ == "ADP" and _behind_by(top, tok):
+            continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
         if top.pos_ == "ADP":
             label = verb_label(verb.lemma_.lower(), top.lower_)
+            if label == "portrayed" and any(c.dep_ == "dobj" for c in verb.children):
+                continue  # "starring Tom Hiddleston as Hank Williams": the actor's part (_verb_triples)
         else:
             prep = next((p for p in path if p.pos_ == "ADP"), None)
             # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor
@@ -332,6 +350,27 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
 
 
 
+
+
+def _describing(pobj: Any, resolver: Resolver) -> bool:
+    """A nationality or language before a noun it describes, which the parser took for the object: "starred in
+    both English and Chinese shows" (not "published games in English, French and Spanish")."""
+    if pobj.i not in resolver.by_token or resolver.by_token[pobj.i][0].label not in ("NORP", "LANGUAGE"):
+        return False
+    top = pobj
+    while top.dep_ == "conj" and top.head is not top:
+        top = top.head
+    after = top.right_edge.i + 1
+    return bool(after < len(pobj.doc) and pobj.doc[after].pos_ == "NOUN")
+
+
+def _behind_by(prep: Any, pobj: Any) -> bool:
+    """A "by" between a preposition and the name the parser made its object: the name is the agent of a noun in
+    between ("was adapted into a musical by band members James Bourne and Elliot Davis": they wrote the musical)."""
+    top = pobj
+    while top.dep_ == "conj" and top.head is not top:
+        top = top.head
+    return any(t.lower_ == "by" and t.pos_ == "ADP" for t in pobj.doc[prep.i + 1:top.i])
 
 
 def _name_before_by(prep: Any, resolver: Resolver) -> tuple[NameSpan, Ref] | None:
@@ -381,6 +420,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                         owner_span = resolver.by_token[owner.i][0]
                         if label in MAKING and kind(owner_span.label) in ("place", "person", "group"):
                             continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
+                        if label == "member_of" and kind(owner_span.label) == "place":
+                            label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
                         if label:
                             out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
                                               frozenset()))

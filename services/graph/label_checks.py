@@ -35,7 +35,8 @@ _CHECKED_KINDS = {**ARGUMENT_KINDS, "competed_in": (None, "EVENT"), "borders": (
 # What a label's subject and object are never, by head noun or by a tag the tagger rarely gets wrong that way.
 _NO_WORK = {"place", "org", "event", "person"}
 _NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
-    "starred_in": ({"place", "event", "work"}, _NO_WORK),  # "play in the Titanium Security Arena", "in the NFL"
+    "starred_in": ({"place", "event", "work"}, _NO_WORK | {"group", "language"}),  # "play in the Titanium Security
+    # Arena", "in the NFL"; "starred in both English and Chinese shows" (the shows' language)
     "performed": ({"place", "event", "work"}, _NO_WORK - {"person"}),  # "covered the … Dinner" (a character is
     # played: "Norman Coburn played Donald Fisher")
     "played_for": ({"place", "event", "work"}, {"person", "work", "event", "place"}),  # "the game was played at
@@ -57,6 +58,10 @@ def checked_label(t: Triple) -> Triple:
     """``t`` with a label its ends refute turned to ``related_to`` ("Mexico child_of Spain" from "that Mexico had
     borne to Spain", "played_for Kenan Memorial Stadium", "competed_in Berlin"), or a sense its ends choose
     ("the Lakers signed Mitch Richmond": employs, no treaty; "the director of a film": directed)."""
+    if t.label == "founded" and end_kind(t.object) == "event":
+        return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted them
+    if t.label == "stars" and end_kind(t.object) == "work" and end_kind(t.subject) in ("person", None):
+        return replace(t, label="starred_in")  # "the films in which he starred: 'The Life and Death of Colonel Blimp'"
     if t.label == "signed" and kind(t.object.label) == "person":
         return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
     for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):

@@ -60,6 +60,15 @@ def numbered(doc: Any, start: int, end: int) -> bool:
     return tok.lower_ in _NUMBER_WORDS and tok.text[:1].isupper() and is_propn(last) and not tok.is_sent_start
 
 
+def _joined(doc: Any, first: int, last: int) -> bool:
+    """Whether tokens first..last read "Capital-word-Capital" with no space: a place joined by a short lower-case
+    word ("Jupille-sur-Meuse", "Stratford-upon-Avon", "Newcastle-under-Lyme")."""
+    a, dash1, word, dash2, b = (doc[i] for i in range(first, last + 1))
+    return dash1.text == dash2.text == "-" and not any(t.whitespace_ for t in (a, dash1, word, dash2)) \
+        and a.text[:1].isupper() and a.is_alpha and word.is_lower and word.is_alpha and len(word) <= 5 \
+        and b.text[:1].isupper() and b.is_alpha
+
+
 def is_propn(tok: Any) -> bool:
     return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
 
@@ -108,6 +117,8 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             break
         else:
             break
+    if end < len(doc) and doc[end - 1].lower_ == "act" and re.fullmatch(r"1[6-9]\d\d|20\d\d", doc[end].text):
+        end += 1  # "the Education Reform Act 1988": a British act's year is in its name
     if label == "PERSON" and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_.rstrip(".") in ("jr", "sr"):
         end += 2  # "Lon Chaney, Jr." is not his father
     elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
@@ -135,6 +146,10 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
             and doc[start - 2].text[:1].isupper() and doc[start - 2].is_alpha:
         start -= 2  # "All-Star Game", not "Star Game"
+    elif start >= 4 and _joined(doc, start - 4, start):
+        start -= 4  # "Jupille-sur-Meuse", not "Meuse"
+    if end + 4 <= len(doc) and _joined(doc, end - 1, end + 3):
+        end += 4  # "Stratford-upon-Avon", not "Stratford"
     if end + 1 < len(doc) and doc[end].lower_ in ("'s", "’s"):  # "Turkish Women's Basketball League"
         last = end + 1
         while last < len(doc) and is_propn(doc[last]) and not doc[last].ent_type_:

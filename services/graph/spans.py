@@ -27,6 +27,7 @@ from services.graph.name_words import (
     _DOWNTOWN,
     _HONORIFICS,
     _PLACE_HEADS,
+    _POSTNOMINALS,
     _RULERS,
     _SPEAKING,
     _TITLES,
@@ -150,7 +151,19 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end - start == 1 and doc[start].text.rstrip(".").lower() in ("op", "no", "bwv", "hwv", "kv") \
                 and end < len(doc) and (doc[end].like_num or doc[end].text == "."):
             continue  # "Op. 67", "BWV 564": a catalogue number, no name
+        seat = _seat_cut(doc, start, end)
+        if seat < end and not any(i in taken for i in range(seat + 1, end)):
+            spans.append(NameSpan(seat + 1, end, doc[seat + 1:end].text, ENTITY, doc[seat + 1:end].root))
+            taken.update(range(seat + 1, end))  # the seat: "Wide Bay"
+        end = seat
+        place = _place_before(doc, start, end, label)
+        if place is not None:  # "Oregon" + "City High School": a place that modifies the body's head is in its name
+            spans = [s for s in spans if s.start != place.start]
+            taken.difference_update(range(place.start, place.end))
+            start = place.start
         if any(i in taken for i in range(start, end)) or office_body(doc, start, end) or _portfolio(doc, start, end):
+            continue
+        if _postnominal(doc, start, end):
             continue
         text = " ".join(doc[start:named_end(doc, start, end, label)].text.split())
         if not is_name(text) or is_hyphenated(doc, end) or is_capitalised_class(doc[start:end]) or is_job_title(doc[start:end]):
@@ -173,6 +186,11 @@ def name_spans(doc: Any) -> list[NameSpan]:
             i += 1
             continue
         j = chain_end(doc, i, taken)
+        place = _place_before(doc, i, j, head_label([t.text for t in doc[i:j]]) or "")
+        if place is not None:
+            spans = [s for s in spans if s.start != place.start]  # "Oregon" + "City High School"
+            taken.difference_update(range(place.start, place.end))
+            i = place.start
         if institution_end(doc, i, j) > j:
             j = institution_end(doc, i, j)
             spans = [s for s in spans if not i <= s.start < j]  # the country is inside the name now
@@ -187,7 +205,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
             i -= 1  # "a member of The Cult"
         text = doc[i:j].text
-        if is_hyphenated(doc, j) or office_body(doc, i, j):
+        if is_hyphenated(doc, j) or office_body(doc, i, j) or _postnominal(doc, i, j):
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
@@ -278,6 +296,36 @@ def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:
             out.append((opening, tok.i))
         opening = None
     return out
+
+
+_CHAMBERS = {"representatives", "commons", "deputies", "lords", "delegates", "parliament", "senate", "assembly"}
+
+
+def _seat_cut(doc: Any, start: int, end: int) -> int:
+    """Where a chamber's name ends before the seat a member holds in it: "the member of the House of
+    Representatives for Wide Bay" is the House's member for Wide Bay (not "… Assembly for Wales" named alone)."""
+    at = next((k for k in range(start + 1, end - 1) if doc[k].lower_ == "for"), None)
+    if at is None or doc[at - 1].lower_ not in _CHAMBERS:
+        return end
+    before = start - 1 - (start >= 1 and doc[start - 1].lower_ == "the")
+    return at if before >= 1 and doc[before].lower_ == "of" and doc[before - 1].lower_ in ("member", "members") else end
+
+
+def _postnominal(doc: Any, start: int, end: int) -> bool:
+    """The letters of an order or a degree after a name ("Edward Stanley, 3rd Earl of Derby KG"): no one's name."""
+    return end - start == 1 and start > 0 and doc[start].text.replace(".", "") in _POSTNOMINALS \
+        and doc[start - 1].text[:1].isupper() and not doc[start - 1].is_punct
+
+
+def _place_before(doc: Any, start: int, end: int, label: str) -> Any:
+    """The tagged place right before a body's name that the parse makes part of it ("moved to Oregon City High
+    School": "Oregon" + "City High School"), or None."""
+    if label not in ("ORG", "FAC") or start == 0:
+        return None
+    place = next((e for e in doc.ents if e.end == start and e.label_ == "GPE"), None)
+    if place is None or doc[start - 1].dep_ != "compound" or doc[start - 1].head.i not in range(start, end):
+        return None
+    return place
 
 
 def _inside(doc: Any, span: NameSpan, opening: int, closing: int) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 from services.graph.entities import display_name, entity_key
 from services.graph.mentions import Mention
+from services.graph.name_words import _POSTNOMINALS
 from services.graph.spans import NAMED, is_name
 
 
@@ -57,6 +58,8 @@ def parse(nlp: Any, text: str, topic: str | None) -> Any:
         spans: list[Any] = []
         for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", text, flags=re.I):
             span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+            while span is not None and span.end < len(doc) and doc[span.end].text.replace(".", "") in _POSTNOMINALS:
+                span = doc[span.start:span.end + 1]  # "…, 3rd Earl of Derby KG": his order's letters are his
             if span is not None and (not spans or span.start >= spans[-1].end):
                 spans.append(span)
         with doc.retokenize() as retokenizer:

@@ -250,3 +250,57 @@ def test_a_painting_by_a_painter_is_still_his(extractor):
     found = labels(extractor, "The Hireling Shepherd is a painting by the Pre-Raphaelite artist William Holman Hunt.",
                    "The Hireling Shepherd")
     assert "created" in found.get(("william holman hunt", "hireling shepherd"), set()), found
+
+
+# -- round 15b (round 15's draws, seeds 29, 31 and 37): labels and arguments ----------------------------------
+@pytest.mark.parametrize(("text", "topic", "pair", "wrong", "right"), [
+    ("In 2009, Hong Kong successfully organised the V East Asian Games and it was the biggest sporting event ever "
+     "held in the territory.", "Hong Kong", ("hong kong", "v east asian games"), "founded", "hosted"),
+    ('The Twins Effect II is a 2004 Hong Kong film. The film is a sequel to "The Twins Effect" (2003), but has a '
+     "completely different story from the first film.", "The Twins Effect II",
+     ("twins effect ii", "twins effect"), "part_of", "successor_of"),
+    ("It was built by wealthy Baltimore attorney, James Mackubin, for his second wife, Gabriella Peter, a "
+     "great-great-granddaughter of Martha Washington.", "MacAlpine", ("gabriella peter", "martha washington"),
+     "child_of", "descendant_of"),
+    ("Lonely Me is debut studio album by Hong Kong cantopop singer Charlene Choi, member of the popular duo Twins.",
+     "Lonely Me", ("charlene choi", "hong kong"), "member_of", "comes_from"),
+    ('He is most often remembered for the three Powell & Pressburger films in which he starred: "The Life and Death '
+     'of Colonel Blimp", "I Know Where I\'m Going!"', "Roger Livesey",
+     ("roger livesey", "life and death of colonel blimp"), "stars", "starred_in"),
+])
+def test_round_15b_labels(extractor, text, topic, pair, wrong, right):
+    found = labels(extractor, text, topic)
+    assert wrong not in found.get(pair, set()) and right in found.get(pair, set()), found
+
+
+@pytest.mark.parametrize(("text", "topic", "pair"), [
+    ("Lye first entered the entertainment industry during the 1990s with the former Television Corporation of "
+     "Singapore and has starred in both English and Chinese shows.", "James Lye", ("james lye", "chinese")),
+    ("Welcome to Loserville is the second album by Son of Dork. The album was later adapted into a musical by band "
+     "members James Bourne and Elliot Davis.", "Welcome to Loserville", ("welcome to loserville", "elliot davis")),
+])
+def test_round_15b_no_fact_from_the_wrong_phrase(extractor, text, topic, pair):
+    found = labels(extractor, text, topic)
+    assert not found.get(pair), found
+
+
+def test_the_actor_plays_the_part_not_the_film(extractor):
+    text = ("I Saw the Light is a 2015 American biographical drama film directed, written, and produced by Marc "
+            "Abraham, starring Tom Hiddleston as country music legend Hank Williams.")
+    found = labels(extractor, text, "I Saw the Light")
+    assert "portrayed" not in found.get(("i saw the light", "hank williams"), set()), found
+    assert "portrayed" in found.get(("tom hiddleston", "hank williams"), set()), found
+
+
+def test_a_members_seat_is_not_the_chambers_name(extractor):
+    text = ("Warren Errol Truss is an Australian politician. He was the member of the House of Representatives for Wide "
+            "Bay from the 1990 election until his retirement in May 2016.")
+    entities, facts = extract(extractor, text, "Warren Errol Truss")
+    assert "house of representatives for wide bay" not in entities, list(entities)
+    assert ("warren errol truss", "represented", "wide bay") in triples(facts), triples(facts)
+
+
+def test_a_peers_title_is_no_place_she_lived(extractor):
+    found = labels(extractor, "Eleanor (or Alianore) was the daughter of Henry Percy, 4th Earl of Northumberland and "
+                              "Maud Herbert, Countess of Northumberland.", "Eleanor Percy")
+    assert not found.get(("maud herbert", "northumberland")), found
