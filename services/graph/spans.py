@@ -165,6 +165,10 @@ def name_spans(doc: Any) -> list[NameSpan]:
             continue
         if _postnominal(doc, start, end):
             continue
+        if label == "NORP" and doc[start:end].text.lower() in _COMPASS:
+            continue  # "a veteran Western movie actor", "Southern rock": a region's or a genre's adjective, no people
+        if label == "PERSON" and doc[start].text == "The" and not doc[start].is_sent_start and end - start > 1:
+            label = ENTITY  # "her career at The Bill": a capital "The" inside a sentence is a title's, no person's
         text = " ".join(doc[start:named_end(doc, start, end, label)].text.split())
         if not is_name(text) or is_hyphenated(doc, end) or is_capitalised_class(doc[start:end]) or is_job_title(doc[start:end]):
             continue
@@ -298,6 +302,8 @@ def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:
     return out
 
 
+_COMPASS = {"western", "eastern", "northern", "southern", "midwestern", "middle western", "northeastern",
+            "northwestern", "southeastern", "southwestern", "central"}
 _CHAMBERS = {"representatives", "commons", "deputies", "lords", "delegates", "parliament", "senate", "assembly"}
 
 

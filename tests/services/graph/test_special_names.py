@@ -237,3 +237,13 @@ def test_the_letters_of_an_order_are_no_name(extractor):
     entities, facts = extract(extractor, text, topic="Edward Stanley, 3rd Earl of Derby")
     assert "kg" not in entities, list(entities)
     assert ("edward stanley 3rd earl of derby", "nationality", "english") in triples(facts), triples(facts)
+
+
+def test_a_compass_adjective_is_no_nationality(extractor):
+    found = names(extractor, "They were directed by Bill Willingham, a veteran Western movie actor, writer, and stuntman.")
+    assert "western" not in found, found
+
+
+def test_a_capital_the_inside_a_sentence_is_no_persons(extractor):
+    found = names(extractor, "She began her career at The Bill as story editor from 2005–06.")
+    assert found.get("the bill") != "PERSON", found
