@@ -9,6 +9,7 @@ the container holds a :class:`DeferredEmbedder` that loads on first use.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -126,7 +127,15 @@ def _local_embed_fn(settings: Settings) -> _TextEmbedder:
     Straight on transformers: sentence-transformers (and LlamaIndex's wrapper around it) import
     scikit-learn, scipy and LlamaIndex on the way, seconds that every cold ``rag search`` paid for
     nothing (tests/services/stores/test_local_model.py holds the two to the same vectors).
+
+    torch's OpenMP threads wait for work asleep, not spinning (``OMP_WAIT_POLICY=PASSIVE``, unless the
+    environment sets it): ingestion embeds on both cores while the graph extractor parses on one of them, and
+    spinning threads took the cycles the extractor needed. Measured here (452 address chunks beside the
+    extraction of the same text): 27.9 s together with spinning, 22.7 s passive, 15.2 s for the embedding alone
+    either way; batches alone are as fast (31-32 chunks/s in calls of 4). Queries do not use torch
+    (query_encoder.py). docs/bench/findings.md has the ingestion benchmark's figures.
     """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # read once, when torch loads its OpenMP runtime
     with torch_import_allowed():
         import torch
         from transformers import AutoModel, AutoTokenizer
