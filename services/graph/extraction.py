@@ -36,7 +36,7 @@ from services.graph.nlp import load_spacy
 from services.graph.non_names import defined_terms
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
-from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, without_parentheses
+from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, plain_spaces, without_parentheses
 from services.graph.topic import first_subject, share_a_word, topic_spans
 from services.graph.type_evidence import CHECKED, class_before, context_of_list, context_says, same_type, shape_says, written_as_term
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, POINT_EVENTS, RELATED_TO
@@ -79,7 +79,7 @@ class SpacyTemporalExtractor(TransformComponent):
         nlp = self._pipeline()
         # One text at a time: spaCy's memory grows with the texts a batch holds (GraphService sends one segment).
         for node in nodes:
-            text = node.get_content()
+            text = plain_spaces(node.get_content())
             stripped, positions = without_parentheses(text)
             doc = parse(nlp, stripped, node.metadata.get(TOPIC_KEY))
             at = Offsets(positions)

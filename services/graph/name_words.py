@@ -35,7 +35,8 @@ _COMMON = {"government", "executive", "legislature", "administration", "departme
 # Letters after a person's name: honours, degrees, professional titles.
 _POSTNOMINALS = {"MBE", "OBE", "CBE", "KBE", "DBE", "GBE", "KCMG", "GCMG", "CMG", "KCB", "GCB", "CB", "KG", "KT", "VC",
                  "GC", "DSO", "MC", "DFC", "AFC", "FRS", "FRSE", "FBA", "QC", "KC", "PhD", "MD", "DPhil", "MP", "MEP",
-                 "MLA", "MSP", "AM", "AO", "AC", "OAM", "OC", "CM", "CH", "OM", "PC", "RA", "OD", "OJ"}  # OD, OJ: Jamaica's orders
+                 "MLA", "MSP", "AM", "AO", "AC", "OAM", "OC", "CM", "CH", "OM", "PC", "RA", "OD", "OJ",  # OD, OJ: Jamaica's
+                 "MLC", "MHA", "MHR", "MNA", "MPP", "TD", "JP", "DL", "FRCS", "FRCP", "FREng", "KStJ"}  # orders
 
 _OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "treasurer", "postmaster", "attorney",
             "auditor", "commissioner", "solicitor", "paymaster", "quartermaster", "consul", "ambassador", "envoy",

@@ -44,8 +44,9 @@ def _topic(title: str, metadata: dict[str, Any], content: str) -> dict[str, str]
     opening text names it; else ``rag_title``, the title, which the extractor keeps as an alias of the first
     sentence's subject when the two share a word ("Adam Duritz" for "Adam Fredric Duritz")."""
     from services.graph.mentions import title_names
+    from services.graph.text_parse import plain_spaces
 
-    opening = content[:3000].casefold()
+    opening = plain_spaces(content[:3000]).casefold()
     written = title_names(title, metadata)
     names = [html.unescape(n) for n in written]  # "Saturday Nights &amp; Sunday Mornings"
     for name, as_written in zip(reversed(names), reversed(written), strict=True):  # the bare name first

@@ -156,7 +156,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             spans.append(NameSpan(seat + 1, end, doc[seat + 1:end].text, ENTITY, doc[seat + 1:end].root))
             taken.update(range(seat + 1, end))  # the seat: "Wide Bay"
         end = seat
-        place = _place_before(doc, start, end, label)
+        place = _place_before(doc, start, end)
         if place is not None:  # "Oregon" + "City High School": a place that modifies the body's head is in its name
             spans = [s for s in spans if s.start != place.start]
             taken.difference_update(range(place.start, place.end))
@@ -190,7 +190,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             i += 1
             continue
         j = chain_end(doc, i, taken)
-        place = _place_before(doc, i, j, head_label([t.text for t in doc[i:j]]) or "")
+        place = _place_before(doc, i, j)
         if place is not None:
             spans = [s for s in spans if s.start != place.start]  # "Oregon" + "City High School"
             taken.difference_update(range(place.start, place.end))
@@ -319,15 +319,17 @@ def _seat_cut(doc: Any, start: int, end: int) -> int:
 
 def _postnominal(doc: Any, start: int, end: int) -> bool:
     """The letters of an order or a degree after a name ("Edward Stanley, 3rd Earl of Derby KG"): no one's name."""
-    return end - start == 1 and start > 0 and doc[start].text.replace(".", "") in _POSTNOMINALS \
-        and doc[start - 1].text[:1].isupper() and not doc[start - 1].is_punct
+    if end - start != 1 or start == 0 or doc[start].text.replace(".", "") not in _POSTNOMINALS:
+        return False
+    before = start - 1 - (start >= 2 and doc[start - 1].text == ",")  # "Armando Giovanni Iannucci, OBE"
+    return doc[before].text[:1].isupper() and not doc[before].is_punct
 
 
-def _place_before(doc: Any, start: int, end: int, label: str) -> Any:
+def _place_before(doc: Any, start: int, end: int) -> Any:
     """The tagged place right before a body's name that the parse makes part of it ("moved to Oregon City High
     School": "Oregon" + "City High School"), or None."""
-    if label not in ("ORG", "FAC") or start == 0:
-        return None
+    if start == 0 or head_label([t.text for t in doc[start:end]]) not in ("ORG", "FAC"):
+        return None  # a body by its head noun ("… High School"), not by the tagger ("a Hong Kong Cantopop duo")
     place = next((e for e in doc.ents if e.end == start and e.label_ == "GPE"), None)
     if place is None or doc[start - 1].dep_ != "compound" or doc[start - 1].head.i not in range(start, end):
         return None

@@ -74,6 +74,15 @@ def parse(nlp: Any, text: str, topic: str | None) -> Any:
     return doc
 
 
+_NO_BREAK = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " "})
+
+
+def plain_spaces(text: str) -> str:
+    """``text`` with its no-break spaces as plain ones, offsets unchanged: "New York State Route\u00a012F" is one
+    name (the tokenizer makes a no-break space a token of its own, and the tagger ends the name there)."""
+    return text.translate(_NO_BREAK)
+
+
 def without_parentheses(text: str) -> tuple[str, list[int]]:
     """The text without its parentheses, and where each of its characters was in ``text`` (one more at the end).
 
@@ -100,6 +109,8 @@ def without_parentheses(text: str) -> tuple[str, list[int]]:
                 keep[first:i + 1] = [False] * (i + 1 - first)
     for m in _DASH_ASIDE.finditer(text):  # "Cynfyn ap Gwerystan — sometimes spelled Kynvyn, Kynwyn — was …"
         keep[m.start():m.end() - 1] = [False] * (m.end() - 1 - m.start())
+    for m in _LETTERS_ASIDE.finditer(text):  # "Armando Giovanni Iannucci, OBE (born …) is": the parse took "OBE"
+        keep[m.start():m.end()] = [False] * (m.end() - m.start())  # for the subject
     positions = [i for i, k in enumerate(keep) if k]
     return "".join(text[i] for i in positions), [*positions, len(text)]
 
@@ -107,6 +118,11 @@ def without_parentheses(text: str) -> tuple[str, list[int]]:
 # An aside between two spaced dashes within a sentence is a parenthesis too (its closing dash and the space after
 # it are dropped with it; the space before the first dash stays).
 _DASH_ASIDE = re.compile(r"(?<=\S) [—–] [^—–.!?\n]{1,200}? [—–] (?=\S)")
+
+
+# Post-nominal letters after a name and a comma (", OBE", ", KBE, FRS"), left out of the parse like an aside
+_LETTERS_ASIDE = re.compile(r"(?<=[^\W\d_])(?:,\s*(?:" + "|".join(sorted(_POSTNOMINALS, key=len, reverse=True))
+                            + r")\b)+(?=\s*[(;:.,])")
 
 
 class Offsets:

@@ -63,6 +63,9 @@ def extractor() -> SpacyTemporalExtractor:
      "oregon city high school", None),
     ("The Universities Funding Council was a UK body established under the Education Reform Act 1988 replacing the "
      "University Grants Committee.", "education reform act 1988", None),
+    # round 15b's draws (seeds 37 and 41)
+    ("In 2013, Michelle Lensink MLC questioned the efficacy of the Premier's Climate Change Council.", "michelle lensink",
+     "PERSON"),
 ])
 def test_a_name_is_whole(extractor, text, name, label):
     found = names(extractor, text)
@@ -247,3 +250,24 @@ def test_a_compass_adjective_is_no_nationality(extractor):
 def test_a_capital_the_inside_a_sentence_is_no_persons(extractor):
     found = names(extractor, "She began her career at The Bill as story editor from 2005–06.")
     assert found.get("the bill") != "PERSON", found
+
+
+def test_letters_after_a_name_and_a_comma_leave_the_subject_to_the_name(extractor):
+    text = ("Armando Giovanni Iannucci, OBE (born 28 November 1963) is a Scottish satirist, writer, television director, "
+            "and radio producer.")
+    entities, facts = extract(extractor, text)
+    assert "obe" not in entities, list(entities)
+    assert ("armando giovanni iannucci", "nationality", "scottish") in triples(facts), triples(facts)
+
+
+def test_an_office_after_a_comma_stays_in_the_text(extractor):
+    # guard: "MP for Oldham" is an office with its seat, not letters after a name
+    from services.graph.text_parse import without_parentheses
+    assert without_parentheses("He met John Smith, MP for Oldham, and Jones.")[0] == "He met John Smith, MP for Oldham, and Jones."
+
+
+def test_a_no_break_space_inside_a_name_is_a_space(extractor):
+    text = ("New York State Route\u00a012F (NY 12F) is an east–west state highway in Jefferson County, New York. It "
+            "extends to a junction with U.S. Route\u00a011 (US 11) in the city of Watertown.")
+    entities, _ = extract(extractor, text)
+    assert {"new york state route 12f", "u s route 11"} <= set(entities), list(entities)
