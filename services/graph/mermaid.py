@@ -98,9 +98,11 @@ def subgraph_to_mermaid(subgraph: object, *, direction: str = "LR") -> str:
     nodes = [MermaidNode(e.key, e.name) for e in subgraph.nodes.values()]
     edges = []
     for fact in subgraph.facts:
-        when = (fact.when or "")[:4]  # when it held, else when its document stated it
-        if fact.valid_until:
+        when = (fact.valid_from or "")[:4]  # when it held; else when its document stated it, said so: an
+        if fact.valid_until:               # address's year is no date of the fact
             when += f"–{fact.valid_until[:4]}"
+        elif not fact.valid_from and fact.stated_on:
+            when = f"stated {fact.stated_on[:4]}"
         said = fact.raw if fact.relation == "related_to" and fact.raw else fact.relation.replace("_", " ")
         label = said + (f" ({when})" if when else "")  # a related_to fact shows what the text said
         edges.append(MermaidEdge(fact.source_key, fact.target_key, label))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import random
 import re
@@ -242,3 +243,11 @@ def test_duplicate_node_keys_give_the_same_text_in_any_order():
     assert len(nodes) == 2  # one line per key
     assert sorted(nodes.values()) == sorted(["ACME", "Berlin"])  # the first label in sorted order wins
     assert parsed_edges == [("n0", "n1", "located in")]
+
+
+def test_a_facts_stated_year_is_not_shown_as_its_date():
+    graph = Subgraph()
+    undated = _fact("5", "santa anna", "leads", "mexico", None)
+    graph.add(dataclasses.replace(undated, stated_on="1846-12-08"))
+    _, _, edges = _parse(subgraph_to_mermaid(graph))
+    assert [_decode(label) for _, _, label in edges] == ["leads (stated 1846)"]
