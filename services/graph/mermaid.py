@@ -98,11 +98,13 @@ def subgraph_to_mermaid(subgraph: object, *, direction: str = "LR") -> str:
     nodes = [MermaidNode(e.key, e.name) for e in subgraph.nodes.values()]
     edges = []
     for fact in subgraph.facts:
-        when = (fact.valid_from or "")[:4]  # when it held; else when its document stated it, said so: an
-        if fact.valid_until:               # address's year is no date of the fact
-            when += f"–{fact.valid_until[:4]}"
-        elif not fact.valid_from and fact.stated_on:
-            when = f"stated {fact.stated_on[:4]}"
+        # when it held; else when its document stated it, said so (an address's year is no date of the fact)
+        if fact.valid_from:
+            when = fact.valid_from[:4] + (f"–{fact.valid_until[:4]}" if fact.valid_until else "")
+        elif fact.stated_on:
+            when = f"stated {fact.stated_on[:4]}" + (f", until {fact.valid_until[:4]}" if fact.valid_until else "")
+        else:
+            when = f"until {fact.valid_until[:4]}" if fact.valid_until else ""
         said = fact.raw if fact.relation == "related_to" and fact.raw else fact.relation.replace("_", " ")
         label = said + (f" ({when})" if when else "")  # a related_to fact shows what the text said
         edges.append(MermaidEdge(fact.source_key, fact.target_key, label))
