@@ -19,8 +19,9 @@ from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
 from llama_index.core.schema import BaseNode
 
 from services.graph.entities import entity_key
+from services.graph.mentions import MENTIONS_KEY
 from services.graph.resolution import DocEntity, match_existing, resolve_document
-from services.graph.spans import ENTITY
+from services.graph.spans import ENTITY, strip_titles
 from services.graph.temporal import dated_document
 
 
@@ -32,12 +33,22 @@ class DocumentRows:
 
 
 def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
+    """Every entity of the document's facts, and the persons it names in full in no fact: those only for a short
+    form to resolve to ("credited to Hank Williams and his wife Audrey Williams, although Audrey maintained …");
+    an entity no fact uses is not written."""
     out: list[tuple[Any, ...]] = []
     for node in nodes:
         for ent in node.metadata.get(KG_NODES_KEY, []):
             p = ent.properties
             out.append((p["key"], ent.name, ent.label or ENTITY, bool(p.get("stated")), list(p.get("aliases") or []),
                         int(p.get("mentions") or 1), bool(p.get("topic")), p.get("confirmed"), bool(p.get("term"))))
+    seen = {f[0] for f in out}
+    for node in nodes:
+        for m in node.metadata.get(MENTIONS_KEY, []):
+            key = entity_key(strip_titles(m.name)) if m.type == "PERSON" else ""
+            if key and len(key.split()) > 1 and key not in seen:
+                seen.add(key)
+                out.append((key, m.name, "PERSON", False, [], 1, False, None, False, True))
     return out
 
 

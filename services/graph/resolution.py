@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.graph.entities import entity_key
+from services.graph.name_words import given_names
 from services.graph.spans import ENTITY, compatible, is_honorific, kind
 from services.graph.type_evidence import CHECKED, same_type
 
@@ -44,6 +45,7 @@ class DocEntity:
     topic: bool = False
     confirmed: set[str] | None = None  # the types something beyond the tag supports; None: not checked (LLM path)
     term: bool = False  # the text writes it in lower case: a term, not a named thing
+    shadow: bool = False  # named in full in no fact: there for a short form to resolve to (document_facts._found)
 
     @property
     def alias_keys(self) -> list[str]:
@@ -52,16 +54,17 @@ class DocEntity:
 
 def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity], dict[str, str]]:
     """Settle a document's entities from every mention ``(key, name, type, stated, aliases, mentions, topic)``,
-    optionally followed by ``confirmed`` (the types with evidence, or None) and ``term``.
+    optionally followed by ``confirmed`` (the types with evidence, or None), ``term`` and ``shadow``.
 
     Returns the entities by key and a map from every key seen to the key it resolves to.
     """
     entities: dict[str, DocEntity] = {}
     for key, name, type_, stated, aliases, mentions, topic, *extra in found:
-        ent = entities.setdefault(key, DocEntity(key, name, type_))
+        ent = entities.setdefault(key, DocEntity(key, name, type_, shadow=len(extra) > 2 and bool(extra[2])))
         if extra and extra[0] is not None:
             ent.confirmed = (ent.confirmed or set()) | set(extra[0])
         ent.term = ent.term or (len(extra) > 1 and bool(extra[1]))
+        ent.shadow = ent.shadow and len(extra) > 2 and bool(extra[2])  # a fact's entity is none
         if stated and not ent.stated:
             ent.type, ent.stated = type_, True
         if type_ != ENTITY:
@@ -101,7 +104,10 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
             longer = subject
         if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
             longer = [o for o in entities.values() if o.key != ent.key and _given_name_of(words[0], o.key.split()[0])
-                      and len(o.key.split()) > 1 and kind(o.type) == "person"]
+                      and len(o.key.split()) > 1 and (kind(o.type) == "person" or _untyped_person_topic(o, ent))]
+        if len(longer) > 1 and sum(not o.shadow for o in longer) == 1:
+            longer = [o for o in longer if not o.shadow]  # "Williams" of "Hank Williams and his wife Audrey
+            # Williams": the one of its facts, as when the other was not in the list
         if len(longer) == 1:
             target[ent.key] = longer[0].key
     for key, into in list(target.items()):  # follow chains (an alias of a short form)
@@ -202,6 +208,13 @@ _DIMINUTIVES = {"bob": "robert", "bobby": "robert", "bill": "william", "billy": 
                 "ted": "edward", "ned": "edward", "harry": "henry", "hank": "henry", "chuck": "charles",
                 "charlie": "charles", "tony": "anthony", "larry": "lawrence", "peg": "margaret", "sally": "sarah",
                 "polly": "mary", "molly": "mary", "sue": "susan", "nancy": "anne", "jenny": "jennifer"}
+
+
+def _untyped_person_topic(topic: DocEntity, short: DocEntity) -> bool:
+    """An untyped topic whose name starts with a given name, or with the name the tagger calls a person: "Sigmund
+    Ruud … was a Norwegian ski jumper" (no class of the tagger's), so "Sigmund earned a silver medal" is he."""
+    return topic.topic and kind(topic.type) == "other" and (topic.key.split()[0] in given_names()
+                                                            or short.votes.get("PERSON", 0) > 0)
 
 
 def _given_name_of(short: str, given: str) -> bool:

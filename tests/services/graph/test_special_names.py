@@ -271,3 +271,28 @@ def test_a_no_break_space_inside_a_name_is_a_space(extractor):
             "extends to a junction with U.S. Route\u00a011 (US 11) in the city of Watertown.")
     entities, _ = extract(extractor, text)
     assert {"new york state route 12f", "u s route 11"} <= set(entities), list(entities)
+
+
+def test_a_given_name_alone_is_the_untyped_topic_it_starts(services, dated):
+    """Round 15b's judge: "Sigmund" `competed_in` the Winter Olympics beside the topic Sigmund Ruud, whom no class
+    types ("a Norwegian ski jumper")."""
+    text = ("Sigmund Ruud (30 December 1907 – 7 April 1994) was a Norwegian ski jumper. Together with his brothers "
+            "Birger and Asbjørn, he dominated ski jumping in the 1920s and 1930s. At the 1928 Winter Olympics in St. "
+            "Moritz, Sigmund earned a silver medal.")
+    ingest(services, dated.name, "Sigmund Ruud", text)
+    assert not services.graph.facts_of_entity("sigmund", [dated.id])
+    facts = {(f.relation, f.target) for f in services.graph.facts_of_entity("sigmund ruud", [dated.id])}
+    assert ("competed_in", "Winter Olympics") in facts, facts
+
+
+def test_a_given_name_alone_is_the_person_named_in_full_in_no_fact(services, dated):
+    """Round 15b's judge: "Audrey" `related_to` "Wedding Bells" beside "his wife Audrey Williams", a name in no
+    fact; and the surname "Williams" stays the one of the two the facts know (Hank)."""
+    text = ('"On the Evening Train" is a song by Hank Williams. It is the only song whose authorship is credited to '
+            'Hank Williams and his wife Audrey Williams, although Audrey maintained that she made contributions to the '
+            'song "Wedding Bells," which is credited to Williams and his publisher Fred Rose.')
+    ingest(services, dated.name, "On the Evening Train", text)
+    assert not services.graph.facts_of_entity("audrey", [dated.id])
+    facts = {(f.source, f.relation, f.target) for f in services.graph.facts_of_entity("wedding bells", [dated.id])}
+    assert ("Audrey Williams", "related_to", "Wedding Bells") in facts, facts
+    assert ("Wedding Bells", "related_to", "Hank Williams") in facts, facts
