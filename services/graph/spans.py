@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
-from services.graph.gazetteer import is_demonym
+from services.graph.gazetteer import country_names, is_demonym
 from services.graph.name_bounds import chain_end, institution_end, is_propn, named_end, office_body, repair
 from services.graph.name_words import (
     _COMPANY_HEADS,
@@ -222,7 +222,26 @@ def name_spans(doc: Any) -> list[NameSpan]:
     quoted = _quoted_stretches(doc)
     spans = [s for s in _subtitled(doc, sorted(spans, key=lambda s: s.start))
              if not any(_inside(doc, s, o, c) for o, c in quoted)]
-    return _shared_surnames(doc, _nationality_joined(doc, sorted(spans, key=lambda s: s.start)))
+    return _shared_surnames(doc, _and_joined(doc, _nationality_joined(doc, sorted(spans, key=lambda s: s.start))))
+
+
+def _and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """Two names over "and" that are one: a country so named ("Trinidad and Tobago"), or a body after "the" whose
+    head noun ends the second ("the Heartache and Sorrow Company", "the United Trades and Labour Council of South
+    Australia", "the British and Irish Native Breeds Trust"); not "Microsoft and Apple Inc.", with no article."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and span.start == prev.end + 1 and doc[prev.end].lower_ == "and":
+            text = doc[prev.start:span.end].text
+            country = text.lower() in country_names()
+            body = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and prev.label != "PERSON" \
+                and head_label(prev.text.split()) is None and head_label(span.text.split()) in ("ORG", "FAC")
+            if country or body:
+                out[-1] = NameSpan(prev.start, span.end, text, "GPE" if country else span.label, doc[prev.start:span.end].root)
+                continue
+        out.append(span)
+    return out
 
 
 def _shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
