@@ -1,13 +1,16 @@
 """Where a clause's parts really attach, where the parser's tree says otherwise (used by clauses.py): the noun a
 participle qualifies (through a comma, through partitive "of"s), a participle the parser hung on a verb, the places
-after "near X," that contain X, the second "as" of "as far west as", and a fronted absolute "With X in jail"."""
+after "near X," that contain X, the second "as" of "as far west as", a fronted absolute "With X in jail", a "by"
+that belongs to the name or the noun before it, and a nationality the parser made an object."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from services.graph.coreference import Ref
 from services.graph.gazetteer import country_names, us_states
-from services.graph.resolver import SUBJECTS
+from services.graph.name_span import NameSpan
+from services.graph.resolver import SUBJECTS, Resolver
 
 # Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
 # Nueces and the Rio Grande" is the part that lies there, not the State.
@@ -85,3 +88,37 @@ def qualifier(place: Any) -> bool:
     if name in us_states():  # "Worcester, Massachusetts"; not "Texas, Oklahoma and Kansas"
         return inner not in us_states() and inner not in country_names()
     return name in country_names() and inner not in country_names()  # not "Germany, France and Spain"
+
+
+def first_conjunct(tok: Any) -> Any:
+    """The first of a coordination ("English" of "English and Chinese"), or ``tok`` when it is none's conjunct."""
+    while tok.dep_ == "conj" and tok.head is not tok:
+        tok = tok.head
+    return tok
+
+
+def describing(pobj: Any, resolver: Resolver) -> bool:
+    """A nationality or language before a noun it describes, which the parser took for the object: "starred in
+    both English and Chinese shows" (not "published games in English, French and Spanish")."""
+    if pobj.i not in resolver.by_token or resolver.by_token[pobj.i][0].label not in ("NORP", "LANGUAGE"):
+        return False
+    top = first_conjunct(pobj)
+    after = top.right_edge.i + 1
+    return bool(after < len(pobj.doc) and pobj.doc[after].pos_ == "NOUN")
+
+
+def behind_by(prep: Any, pobj: Any) -> bool:
+    """A "by" between a preposition and the name the parser made its object: the name is the agent of a noun in
+    between ("was adapted into a musical by band members James Bourne and Elliot Davis": they wrote the musical)."""
+    top = first_conjunct(pobj)
+    return any(t.lower_ == "by" and t.pos_ == "ADP" for t in pobj.doc[prep.i + 1:top.i])
+
+
+def name_before_by(prep: Any, resolver: Resolver) -> tuple[NameSpan, Ref] | None:
+    """The name right before a "by" that the parser hung on a farther noun: "an important location in the novel
+    Strandloper by Alan Garner" is the novel's author, not the location's (the nearer attachment is the reading)."""
+    before = prep.i - 1
+    if prep.lower_ != "by" or before not in resolver.by_token or prep.head.i == before:
+        return None
+    span, ref = resolver.by_token[before]
+    return None if span.start <= prep.head.i < span.end else (span, ref)

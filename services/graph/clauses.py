@@ -20,14 +20,22 @@ from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
-from services.graph.clause_shapes import absolute, comparison, container, qualifier
+from services.graph.clause_shapes import (
+    absolute,
+    behind_by,
+    comparison,
+    container,
+    describing,
+    name_before_by,
+    qualifier,
+)
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.gazetteer import place_names
 from services.graph.name_bounds import PEERAGES
 from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, possessor, with_conj
-from services.graph.spans import NameSpan, kind
+from services.graph.spans import kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
@@ -114,7 +122,7 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
-        named = _name_before_by(prep, resolver)
+        named = name_before_by(prep, resolver)
         if named is not None:  # "a location in the novel Strandloper by Alan Garner": he wrote the novel
             span, work = named
             if kind(work.label) == "work" or (span.start > 0 and class_label(prep.doc[span.start - 1].lemma_) == "WORK_OF_ART"):
@@ -245,7 +253,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             if absolute(child, verb):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
             pobjs = [p for p in with_conj(c for c in child.children if c.dep_ == "pobj")
-                     if not _describing(p, resolver) and not _behind_by(child, p)]
+                     if not describing(p, resolver) and not behind_by(child, p)]
             for pobj in pobjs:
                 held = "located_in" if label == "located_near" and container(pobj, pobjs) else label
                 for o in resolver.refs(pobj):
@@ -313,7 +321,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "was adapted into a musical by James Bourne": the musical's authors, not the album's
         seen.add(obj.name.lower())
         top = path[-1]
-        if top.pos_ == "ADP" and _behind_by(top, tok):
+        if top.pos_ == "ADP" and behind_by(top, tok):
             continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
         if top.pos_ == "ADP":
             label = verb_label(verb.lemma_.lower(), top.lower_)
@@ -333,7 +341,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 out += [Triple(s, label, raw, obj, anchors) for s in subjects
                         if (s.name.lower(), obj.name.lower()) not in linked and s.name.lower() != obj.name.lower()]
                 continue
-            if prep is not None and _name_before_by(prep, resolver) is not None:
+            if prep is not None and name_before_by(prep, resolver) is not None:
                 continue  # "a location in the novel Strandloper by Alan Garner": the novel's author (above)
             if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
                 raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
@@ -352,37 +360,6 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
 
 
 
-def _describing(pobj: Any, resolver: Resolver) -> bool:
-    """A nationality or language before a noun it describes, which the parser took for the object: "starred in
-    both English and Chinese shows" (not "published games in English, French and Spanish")."""
-    if pobj.i not in resolver.by_token or resolver.by_token[pobj.i][0].label not in ("NORP", "LANGUAGE"):
-        return False
-    top = pobj
-    while top.dep_ == "conj" and top.head is not top:
-        top = top.head
-    after = top.right_edge.i + 1
-    return bool(after < len(pobj.doc) and pobj.doc[after].pos_ == "NOUN")
-
-
-def _behind_by(prep: Any, pobj: Any) -> bool:
-    """A "by" between a preposition and the name the parser made its object: the name is the agent of a noun in
-    between ("was adapted into a musical by band members James Bourne and Elliot Davis": they wrote the musical)."""
-    top = pobj
-    while top.dep_ == "conj" and top.head is not top:
-        top = top.head
-    return any(t.lower_ == "by" and t.pos_ == "ADP" for t in pobj.doc[prep.i + 1:top.i])
-
-
-def _name_before_by(prep: Any, resolver: Resolver) -> tuple[NameSpan, Ref] | None:
-    """The name right before a "by" that the parser hung on a farther noun: "an important location in the novel
-    Strandloper by Alan Garner" is the novel's author, not the location's (the nearer attachment is the reading)."""
-    before = prep.i - 1
-    if prep.lower_ != "by" or before not in resolver.by_token or prep.head.i == before:
-        return None
-    span, ref = resolver.by_token[before]
-    return None if span.start <= prep.head.i < span.end else (span, ref)
-
-
 def _second_object(obj: Any) -> bool:
     """An object after another of the same verb is that one's apposition the parser split off: in "requested Mr.
     Madison, at that time a member of the House" the member is Madison, and Washington is no member."""
@@ -394,40 +371,4 @@ def _raw(verb: Any, particle: str, prep: str | None) -> str:
     return " ".join([*aux[-1:], verb.text, *([particle] if particle else []), *([prep] if prep else [])])
 
 
-def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
-    """Facts a name's own appositive or compound title gives: "Paris, the capital of France", "Apple CEO Tim Cook"."""
-    out: list[Triple] = []
-    for span in spans:
-        tok = span.root
-        ref = resolver.by_token[tok.i][1]
-        for child in tok.children:
-            if child.dep_ == "poss" and child.i in resolver.by_token and child.i not in span:
-                owner = resolver.by_token[child.i][1]  # "Franz Schubert's Piano Sonata", "Comedy Central's South Park"
-                raw = f"{child.text}'s {tok.text}"
-                if owner.label == "PERSON" and kind(ref.label) in ("work", "other"):
-                    out.append(Triple(owner, "created", raw, ref, frozenset()))
-                elif owner.label == "ORG" and kind(ref.label) in ("work", "other", "org", "place"):
-                    # "the Patti Smith Group's album", "ABC's sitcom": a band made it, a network aired it; only
-                    # a company, a brand, a place is owned
-                    owned = RELATED_TO if kind(ref.label) == "work" else "owned_by"
-                    out.append(Triple(ref, owned, raw, owner, frozenset()))
-            elif child.dep_ == "appos" and child.i not in resolver.by_token:
-                out += noun_facts([ref], child, resolver, frozenset())
-            elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):
-                for owner in child.children:
-                    if owner.dep_ == "compound" and owner.i in resolver.by_token:
-                        label = noun_label(child.lemma_, "of")
-                        owner_span = resolver.by_token[owner.i][0]
-                        if label in MAKING and kind(owner_span.label) in ("place", "person", "group"):
-                            continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
-                        if label == "member_of" and kind(owner_span.label) == "place":
-                            label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
-                        if label:
-                            out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
-                                              frozenset()))
-                if class_label(child.lemma_):
-                    resolver.context.state_class(ref, child.lemma_)
-    return out
-
-
-__all__ = ["name_facts", "noun_facts", "sentence_triples"]
+__all__ = ["noun_facts", "sentence_triples"]

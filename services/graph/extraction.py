@@ -25,13 +25,14 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
 from services.graph.classes import head_label
-from services.graph.clauses import name_facts, sentence_triples
+from services.graph.clauses import sentence_triples
 from services.graph.coreference import Context, Ref
 from services.graph.dating import Span, clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
 from services.graph.label_checks import checked_label, says_nothing
 from services.graph.mentions import MENTIONS_KEY
+from services.graph.name_facts import name_facts
 from services.graph.nlp import load_spacy
 from services.graph.non_names import defined_terms
 from services.graph.resolver import Resolver, Triple

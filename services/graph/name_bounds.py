@@ -220,3 +220,35 @@ def chain_end(doc: Any, i: int, taken: set[int]) -> int:
     elif j not in taken and numbered(doc, i, j):
         j += 1
     return j
+
+
+_CHAMBERS = {"representatives", "commons", "deputies", "lords", "delegates", "parliament", "senate", "assembly"}
+
+
+def seat_cut(doc: Any, start: int, end: int) -> int:
+    """Where a chamber's name ends before the seat a member holds in it: "the member of the House of
+    Representatives for Wide Bay" is the House's member for Wide Bay (not "… Assembly for Wales" named alone)."""
+    at = next((k for k in range(start + 1, end - 1) if doc[k].lower_ == "for"), None)
+    if at is None or doc[at - 1].lower_ not in _CHAMBERS:
+        return end
+    before = start - 1 - (start >= 1 and doc[start - 1].lower_ == "the")
+    return at if before >= 1 and doc[before].lower_ == "of" and doc[before - 1].lower_ in ("member", "members") else end
+
+
+def postnominal(doc: Any, start: int, end: int) -> bool:
+    """The letters of an order or a degree after a name ("Edward Stanley, 3rd Earl of Derby KG"): no one's name."""
+    if end - start != 1 or start == 0 or doc[start].text.replace(".", "") not in _POSTNOMINALS:
+        return False
+    before = start - 1 - (start >= 2 and doc[start - 1].text == ",")  # "Armando Giovanni Iannucci, OBE"
+    return doc[before].text[:1].isupper() and not doc[before].is_punct
+
+
+def place_before(doc: Any, start: int, end: int) -> Any:
+    """The tagged place right before a body's name that the parse makes part of it ("moved to Oregon City High
+    School": "Oregon" + "City High School"), or None."""
+    if start == 0 or head_label([t.text for t in doc[start:end]]) not in ("ORG", "FAC"):
+        return None  # a body by its head noun ("… High School"), not by the tagger ("a Hong Kong Cantopop duo")
+    place = next((e for e in doc.ents if e.end == start and e.label_ == "GPE"), None)
+    if place is None or doc[start - 1].dep_ != "compound" or doc[start - 1].head.i not in range(start, end):
+        return None
+    return place

@@ -45,6 +45,10 @@ _OFFICES = {"dictator", "majesty", "highness", "excellency", "comptroller", "tre
             "governorship", "principal", "headmaster", "headmistress", "chancellorship", "deputy", "premier",
             "head", "master"}  # "the Head Master is Christian Pritchard"
 
+# Compass adjectives the tagger calls a people ("a veteran Western movie actor", "Southern rock"): no nationality
+_COMPASS = {"western", "eastern", "northern", "southern", "midwestern", "middle western", "northeastern",
+            "northwestern", "southeastern", "southwestern", "central"}
+
 _RANKS = {"deputy", "vice", "acting", "assistant", "associate", "under", "first", "second", "lieutenant", "chief"}
 
 # Titles whose "of" names a place ("King of Sweden" is a fact about Sweden); any other title's "of" names an

@@ -15,44 +15,43 @@ is a band" makes the title an organisation) and the type most of a name's mentio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
-from services.graph.gazetteer import country_names, is_demonym
-from services.graph.name_bounds import chain_end, institution_end, is_propn, named_end, office_body, repair
+from services.graph.gazetteer import is_demonym
+from services.graph.name_bounds import (
+    chain_end,
+    institution_end,
+    is_propn,
+    named_end,
+    office_body,
+    place_before,
+    postnominal,
+    repair,
+    seat_cut,
+)
+from services.graph.name_pairs import and_joined, nationality_joined, pair_split, shared_surnames
+from services.graph.name_span import ENTITY as ENTITY
+from services.graph.name_span import NameSpan as NameSpan
 from services.graph.name_words import (
     _COMPANY_HEADS,
+    _COMPASS,
     _DEMONYM,
     _DOWNTOWN,
     _HONORIFICS,
     _PLACE_HEADS,
-    _POSTNOMINALS,
     _RULERS,
     _SPEAKING,
     _TITLES,
     common_words,
-    given_names,
 )
 from services.graph.non_names import is_capitalised_class, is_hyphenated, is_job_title, is_office, is_place_word
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 from services.graph.vocabulary import FAITHS
 
 NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART", "LANGUAGE"}
-ENTITY = "ENTITY"  # a proper name NER gave no type
 KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place", "NORP": "group",
          "EVENT": "event", "WORK_OF_ART": "work", "PRODUCT": "work", "LAW": "work", "LANGUAGE": "language"}
-
-@dataclass
-class NameSpan:
-    start: int  # token offsets in the parsed doc
-    end: int
-    text: str
-    label: str
-    root: Any = None  # the span's syntactic head token
-
-    def __contains__(self, i: int) -> bool:
-        return self.start <= i < self.end
 
 
 def is_honorific(word: str) -> bool:
@@ -151,19 +150,19 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end - start == 1 and doc[start].text.rstrip(".").lower() in ("op", "no", "bwv", "hwv", "kv") \
                 and end < len(doc) and (doc[end].like_num or doc[end].text == "."):
             continue  # "Op. 67", "BWV 564": a catalogue number, no name
-        seat = _seat_cut(doc, start, end)
+        seat = seat_cut(doc, start, end)
         if seat < end and not any(i in taken for i in range(seat + 1, end)):
             spans.append(NameSpan(seat + 1, end, doc[seat + 1:end].text, ENTITY, doc[seat + 1:end].root))
             taken.update(range(seat + 1, end))  # the seat: "Wide Bay"
         end = seat
-        place = _place_before(doc, start, end)
+        place = place_before(doc, start, end)
         if place is not None:  # "Oregon" + "City High School": a place that modifies the body's head is in its name
             spans = [s for s in spans if s.start != place.start]
             taken.difference_update(range(place.start, place.end))
             start = place.start
         if any(i in taken for i in range(start, end)) or office_body(doc, start, end) or _portfolio(doc, start, end):
             continue
-        if _postnominal(doc, start, end):
+        if postnominal(doc, start, end):
             continue
         if label == "NORP" and doc[start:end].text.lower() in _COMPASS:
             continue  # "a veteran Western movie actor", "Southern rock": a region's or a genre's adjective, no people
@@ -182,7 +181,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             label = "PERSON"  # "President Washington", "General Clinch": the tagger calls them a place, a company
         elif is_honorific(doc[start].text) and end - start > 1 and _who(doc[start:end].root):
             label = "PERSON"  # "General Clinch, who commanded the troops": the title is inside the tagger's span
-        spans += _pair_split(doc, NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
+        spans += pair_split(doc, NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed
@@ -190,7 +189,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             i += 1
             continue
         j = chain_end(doc, i, taken)
-        place = _place_before(doc, i, j)
+        place = place_before(doc, i, j)
         if place is not None:
             spans = [s for s in spans if s.start != place.start]  # "Oregon" + "City High School"
             taken.difference_update(range(place.start, place.end))
@@ -209,7 +208,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
             i -= 1  # "a member of The Cult"
         text = doc[i:j].text
-        if is_hyphenated(doc, j) or office_body(doc, i, j) or _postnominal(doc, i, j):
+        if is_hyphenated(doc, j) or office_body(doc, i, j) or postnominal(doc, i, j):
             i = j
             continue
         first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
@@ -222,44 +221,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
     quoted = _quoted_stretches(doc)
     spans = [s for s in _subtitled(doc, sorted(spans, key=lambda s: s.start))
              if not any(_inside(doc, s, o, c) for o, c in quoted)]
-    return _shared_surnames(doc, _and_joined(doc, _nationality_joined(doc, sorted(spans, key=lambda s: s.start))))
-
-
-def _and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """Two names over "and" that are one: a country so named ("Trinidad and Tobago"), or a body after "the" whose
-    head noun ends the second ("the Heartache and Sorrow Company", "the United Trades and Labour Council of South
-    Australia", "the British and Irish Native Breeds Trust"); not "Microsoft and Apple Inc.", with no article."""
-    out: list[NameSpan] = []
-    for span in spans:
-        prev = out[-1] if out else None
-        if prev is not None and span.start == prev.end + 1 and doc[prev.end].lower_ == "and":
-            text = doc[prev.start:span.end].text
-            country = text.lower() in country_names()
-            body = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and prev.label != "PERSON" \
-                and head_label(prev.text.split()) is None and head_label(span.text.split()) in ("ORG", "FAC")
-            if country or body:
-                out[-1] = NameSpan(prev.start, span.end, text, "GPE" if country else span.label, doc[prev.start:span.end].root)
-                continue
-        out.append(span)
-    return out
-
-
-def _shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """'run by Mike and George Parente': a given name alone before "and" and a person's whole name shares the
-    surname (not where the text names the first elsewhere with another: "John Lennon … John and Paul McCartney")."""
-    out = list(spans)
-    for k, span in enumerate(spans[:-1]):
-        after = spans[k + 1]
-        if span.end - span.start != 1 or span.label not in ("PERSON", ENTITY, "ORG") or after.label != "PERSON" \
-                or after.start != span.end + 1 or doc[span.end].lower_ != "and" or after.end - after.start != 2:
-            continue
-        first, (given, surname) = span.text, after.text.split()
-        if first.lower() not in given_names() or given.lower() not in given_names():
-            continue
-        if any(s.text.split()[0] == first and len(s.text.split()) > 1 for s in spans):
-            continue
-        out[k] = NameSpan(span.start, span.end, f"{first} {surname}", "PERSON", span.root)
-    return out
+    return shared_surnames(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start))))
 
 
 # Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)
@@ -321,40 +283,6 @@ def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:
     return out
 
 
-_COMPASS = {"western", "eastern", "northern", "southern", "midwestern", "middle western", "northeastern",
-            "northwestern", "southeastern", "southwestern", "central"}
-_CHAMBERS = {"representatives", "commons", "deputies", "lords", "delegates", "parliament", "senate", "assembly"}
-
-
-def _seat_cut(doc: Any, start: int, end: int) -> int:
-    """Where a chamber's name ends before the seat a member holds in it: "the member of the House of
-    Representatives for Wide Bay" is the House's member for Wide Bay (not "… Assembly for Wales" named alone)."""
-    at = next((k for k in range(start + 1, end - 1) if doc[k].lower_ == "for"), None)
-    if at is None or doc[at - 1].lower_ not in _CHAMBERS:
-        return end
-    before = start - 1 - (start >= 1 and doc[start - 1].lower_ == "the")
-    return at if before >= 1 and doc[before].lower_ == "of" and doc[before - 1].lower_ in ("member", "members") else end
-
-
-def _postnominal(doc: Any, start: int, end: int) -> bool:
-    """The letters of an order or a degree after a name ("Edward Stanley, 3rd Earl of Derby KG"): no one's name."""
-    if end - start != 1 or start == 0 or doc[start].text.replace(".", "") not in _POSTNOMINALS:
-        return False
-    before = start - 1 - (start >= 2 and doc[start - 1].text == ",")  # "Armando Giovanni Iannucci, OBE"
-    return doc[before].text[:1].isupper() and not doc[before].is_punct
-
-
-def _place_before(doc: Any, start: int, end: int) -> Any:
-    """The tagged place right before a body's name that the parse makes part of it ("moved to Oregon City High
-    School": "Oregon" + "City High School"), or None."""
-    if start == 0 or head_label([t.text for t in doc[start:end]]) not in ("ORG", "FAC"):
-        return None  # a body by its head noun ("… High School"), not by the tagger ("a Hong Kong Cantopop duo")
-    place = next((e for e in doc.ents if e.end == start and e.label_ == "GPE"), None)
-    if place is None or doc[start - 1].dep_ != "compound" or doc[start - 1].head.i not in range(start, end):
-        return None
-    return place
-
-
 def _inside(doc: Any, span: NameSpan, opening: int, closing: int) -> bool:
     """A name inside a quoted phrase that is more than the name: a nickname or a description ('nicknamed "West
     Point on the Rio Grande"', 'his sobriquet "the modern Pre-Raphaelite"'), whose words relate nothing."""
@@ -380,49 +308,6 @@ def _spoken(tok: Any) -> bool:
         return True
     return tok.dep_ == "pobj" and head.lower_ in ("in", "into") and head.head.lemma_.lower() in (
         "fluent", "proficient", "translate", "write", "sing", "dub", "publish")
-
-
-def _pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
-    """Two names the tagger ran together over "and" or "&": "Mark Kaufman & Yann Corno" are two people,
-    "Celestine and Etta Tavernier" two of one family, and "Birger and Asbjørn" two first names, no one's whole
-    name; "Southern Championship Wrestling and Steel City Wrestling" are two bodies. A one-word pair of a
-    company ("Procter & Gamble", "Barnes & Noble") is one name."""
-    joints = [i for i in range(span.start + 1, span.end - 1) if doc[i].lower_ in ("and", "&")]
-    if len(joints) != 1:
-        return [span]
-    k = joints[0]
-    left, right = doc[span.start:k], doc[k + 1:span.end]
-    if doc[k - 1].tag_ == "JJ" or (doc[k - 1].dep_ in ("amod", "compound", "nmod")
-                                   and doc[k - 1].head.i in range(k + 1, span.end)):
-        return [span]  # "England Economic and Industrial Development District": two modifiers of one head
-    if span.label != "PERSON" and (len(left) < 2 or len(right) < 2 or not right[0].text[:1].isupper()):
-        return [span]
-    if span.label == "PERSON" and len(left) == 1 and len(right) == 1:
-        return []
-    out = []
-    for part in (left, right):
-        text = " ".join(part.text.split())
-        if span.label == "PERSON" and len(part) == 1:
-            text = f"{text} {right[-1].text}"  # "Celestine" of "Celestine and Etta Tavernier"
-        out.append(NameSpan(part.start, part.end, text, span.label, part.root))
-    return out
-
-
-def _nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """"the Chinese Communists", "the American Jack Russell Terrier Club": a one-word nationality the tagger split
-    off the front of a group's or a body's name, after "the", is part of that name (not of a person's: "the
-    Russian Leo Tolstoy" stays two)."""
-    out: list[NameSpan] = []
-    for span in spans:
-        prev = out[-1] if out else None
-        if prev is not None and prev.label == "NORP" and prev.end == span.start and prev.end - prev.start == 1 \
-                and span.label in ("NORP", "ORG", "EVENT", "FAC", "LAW") and prev.start >= 1 \
-                and doc[prev.start - 1].lower_ == "the":
-            out[-1] = NameSpan(prev.start, span.end, f"{prev.text} {span.text}", span.label,
-                               doc[prev.start:span.end].root)
-            continue
-        out.append(span)
-    return out
 
 
 def _who(root: Any) -> bool:

@@ -1,0 +1,46 @@
+"""Facts a name's own appositive, compound title or possessor gives ("Paris, the capital of France", "Apple CEO
+Tim Cook", "Franz Schubert's Piano Sonata"), read by the extractor beside each sentence's clauses (clauses.py)."""
+
+from __future__ import annotations
+
+from services.graph.classes import class_label
+from services.graph.clauses import MAKING, noun_facts
+from services.graph.resolver import Resolver, Triple
+from services.graph.spans import NameSpan, kind
+from services.graph.vocabulary import RELATED_TO, noun_label
+
+
+def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
+    """Facts a name's own appositive or compound title gives: "Paris, the capital of France", "Apple CEO Tim Cook"."""
+    out: list[Triple] = []
+    for span in spans:
+        tok = span.root
+        ref = resolver.by_token[tok.i][1]
+        for child in tok.children:
+            if child.dep_ == "poss" and child.i in resolver.by_token and child.i not in span:
+                owner = resolver.by_token[child.i][1]  # "Franz Schubert's Piano Sonata", "Comedy Central's South Park"
+                raw = f"{child.text}'s {tok.text}"
+                if owner.label == "PERSON" and kind(ref.label) in ("work", "other"):
+                    out.append(Triple(owner, "created", raw, ref, frozenset()))
+                elif owner.label == "ORG" and kind(ref.label) in ("work", "other", "org", "place"):
+                    # "the Patti Smith Group's album", "ABC's sitcom": a band made it, a network aired it; only
+                    # a company, a brand, a place is owned
+                    owned = RELATED_TO if kind(ref.label) == "work" else "owned_by"
+                    out.append(Triple(ref, owned, raw, owner, frozenset()))
+            elif child.dep_ == "appos" and child.i not in resolver.by_token:
+                out += noun_facts([ref], child, resolver, frozenset())
+            elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):
+                for owner in child.children:
+                    if owner.dep_ == "compound" and owner.i in resolver.by_token:
+                        label = noun_label(child.lemma_, "of")
+                        owner_span = resolver.by_token[owner.i][0]
+                        if label in MAKING and kind(owner_span.label) in ("place", "person", "group"):
+                            continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
+                        if label == "member_of" and kind(owner_span.label) == "place":
+                            label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
+                        if label:
+                            out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
+                                              frozenset()))
+                if class_label(child.lemma_):
+                    resolver.context.state_class(ref, child.lemma_)
+    return out

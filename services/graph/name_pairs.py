@@ -1,0 +1,92 @@
+"""Names the tagger split over "and" that are one, and one span over "and" that is two (read by
+services/graph/spans.py): "Trinidad and Tobago", "the Heartache and Sorrow Company", "the Chinese Communists" are
+one name; "Mark Kaufman & Yann Corno" two people; "Mike and George Parente" share a surname."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.graph.classes import head_label
+from services.graph.gazetteer import country_names
+from services.graph.name_span import ENTITY, NameSpan
+from services.graph.name_words import given_names
+
+
+def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """Two names over "and" that are one: a country so named ("Trinidad and Tobago"), or a body after "the" whose
+    head noun ends the second ("the Heartache and Sorrow Company", "the United Trades and Labour Council of South
+    Australia"); not "Microsoft and Apple Inc.", with no article."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and span.start == prev.end + 1 and doc[prev.end].lower_ == "and":
+            text = doc[prev.start:span.end].text
+            country = text.lower() in country_names()
+            body = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and prev.label != "PERSON" \
+                and head_label(prev.text.split()) is None and head_label(span.text.split()) in ("ORG", "FAC")
+            if country or body:
+                out[-1] = NameSpan(prev.start, span.end, text, "GPE" if country else span.label, doc[prev.start:span.end].root)
+                continue
+        out.append(span)
+    return out
+
+
+def shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """'run by Mike and George Parente': a given name alone before "and" and a person's whole name shares the
+    surname (not where the text names the first elsewhere with another: "John Lennon … John and Paul McCartney")."""
+    out = list(spans)
+    for k, span in enumerate(spans[:-1]):
+        after = spans[k + 1]
+        if span.end - span.start != 1 or span.label not in ("PERSON", ENTITY, "ORG") or after.label != "PERSON" \
+                or after.start != span.end + 1 or doc[span.end].lower_ != "and" or after.end - after.start != 2:
+            continue
+        first, (given, surname) = span.text, after.text.split()
+        if first.lower() not in given_names() or given.lower() not in given_names():
+            continue
+        if any(s.text.split()[0] == first and len(s.text.split()) > 1 for s in spans):
+            continue
+        out[k] = NameSpan(span.start, span.end, f"{first} {surname}", "PERSON", span.root)
+    return out
+
+
+def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
+    """Two names the tagger ran together over "and" or "&": "Mark Kaufman & Yann Corno" are two people,
+    "Celestine and Etta Tavernier" two of one family, and "Birger and Asbjørn" two first names, no one's whole
+    name; "Southern Championship Wrestling and Steel City Wrestling" are two bodies. A one-word pair of a
+    company ("Procter & Gamble", "Barnes & Noble") is one name."""
+    joints = [i for i in range(span.start + 1, span.end - 1) if doc[i].lower_ in ("and", "&")]
+    if len(joints) != 1:
+        return [span]
+    k = joints[0]
+    left, right = doc[span.start:k], doc[k + 1:span.end]
+    if doc[k - 1].tag_ == "JJ" or (doc[k - 1].dep_ in ("amod", "compound", "nmod")
+                                   and doc[k - 1].head.i in range(k + 1, span.end)):
+        return [span]  # "England Economic and Industrial Development District": two modifiers of one head
+    if span.label != "PERSON" and (len(left) < 2 or len(right) < 2 or not right[0].text[:1].isupper()):
+        return [span]
+    if span.label == "PERSON" and len(left) == 1 and len(right) == 1:
+        return []
+    out = []
+    for part in (left, right):
+        text = " ".join(part.text.split())
+        if span.label == "PERSON" and len(part) == 1:
+            text = f"{text} {right[-1].text}"  # "Celestine" of "Celestine and Etta Tavernier"
+        out.append(NameSpan(part.start, part.end, text, span.label, part.root))
+    return out
+
+
+def nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """"the Chinese Communists", "the American Jack Russell Terrier Club": a one-word nationality the tagger split
+    off the front of a group's or a body's name, after "the", is part of that name (not of a person's: "the
+    Russian Leo Tolstoy" stays two)."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.label == "NORP" and prev.end == span.start and prev.end - prev.start == 1 \
+                and span.label in ("NORP", "ORG", "EVENT", "FAC", "LAW") and prev.start >= 1 \
+                and doc[prev.start - 1].lower_ == "the":
+            out[-1] = NameSpan(prev.start, span.end, f"{prev.text} {span.text}", span.label,
+                               doc[prev.start:span.end].root)
+            continue
+        out.append(span)
+    return out
