@@ -36,7 +36,8 @@ for _label, _nouns in {
               "frontwoman keyboardist saxophonist trumpeter violinist cellist organist harpist percussionist "
               "tenor soprano baritone mezzo-soprano contralto bass-baritone crooner diva idol entertainer "
               "impressionist ventriloquist stuntman stuntwoman",
-    "ORG": "band group duo trio quartet company corporation firm business conglomerate manufacturer retailer "
+    "ORG": "band group duo trio quartet quintet sextet septet octet supergroup company corporation firm business "
+           "conglomerate manufacturer retailer "
            "brand label airline bank agency organization organisation association society institute institution "
            "foundation charity university college school academy club team franchise league federation union "
            "party government ministry department council committee army navy regiment battalion division "

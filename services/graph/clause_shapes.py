@@ -5,12 +5,14 @@ that belongs to the name or the noun before it, and a nationality the parser mad
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from services.graph.classes import class_label
 from services.graph.coreference import Ref
 from services.graph.gazetteer import country_names, us_states
 from services.graph.name_span import NameSpan
-from services.graph.resolver import SUBJECTS, Resolver
+from services.graph.resolver import SUBJECTS, Resolver, Triple
 
 # Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
 # Nueces and the Rio Grande" is the part that lies there, not the State.
@@ -22,11 +24,15 @@ def qualified(participle: Any) -> Any:
     """The noun a participle or relative clause qualifies. After a comma it qualifies the whole phrase, not the
     last name in it: in "a biopic about aviator Amy Johnson, directed by Herbert Wilcox" the biopic is directed,
     not Johnson; in "a treaty for the annexation of Texas to the United States, which was rejected", not the
-    United States."""
+    United States. A work's subject is no clause's either: in "a documentary on Saint Alphonsa which aired on
+    Shalom TV" the documentary aired."""
     head = participle.head
     first = participle.left_edge.i  # the participle, or the "which" of a relative clause
     comma = first > 0 and participle.doc[first - 1].text == ","
     while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
+        head = head.head.head
+    while head.dep_ == "pobj" and head.head.lower_ in ("on", "about") and head.head.head.pos_ == "NOUN" \
+            and class_label(head.head.head.lemma_) == "WORK_OF_ART":
         head = head.head.head
     return _whole(head)
 
@@ -122,3 +128,60 @@ def name_before_by(prep: Any, resolver: Resolver) -> tuple[NameSpan, Ref] | None
         return None
     span, ref = resolver.by_token[before]
     return None if span.start <= prep.head.i < span.end else (span, ref)
+
+
+def respectively(triples: list[Triple], sent: Any) -> list[Triple]:
+    """A "respectively" pairs two lists by position ("Mustaine and McGovney were later replaced by Kirk Hammett and
+    Cliff Burton, respectively": Hammett replaced Mustaine), where the parse gives a relation any pairs of them. A
+    relation with several subjects and as many objects keeps the pairs in order; with several subjects and another
+    number of objects it gives nothing ("Angus Deayton and Richard Mylan join the cast as … and Deputy Head Simon
+    Lowsley … respectively", whose first role is no name). One subject keeps its objects, and one object outside a
+    list its subjects: the list they pair with names no one ("after several bassist and lead guitarist changes, the
+    band settled on Cliff Burton and Kirk Hammett, respectively", "… joined the band on bass and drums,
+    respectively")."""
+    if not any(t.lower_ == "respectively" for t in sent):
+        return triples
+    text = sent.text
+    groups: dict[tuple[str, str], list[Triple]] = {}
+    for t in triples:
+        groups.setdefault((t.label, t.raw), []).append(t)
+    kept: list[Triple] = []
+    for group in groups.values():
+        subjects = sorted({t.subject.name: t.subject for t in group}.values(), key=lambda r: _at(text, r.name))
+        objects = sorted({t.object.name: t.object for t in group}.values(), key=lambda r: _at(text, r.name))
+        if len(subjects) == 1 or (len(objects) == 1 and not _listed(sent, objects[0].name)):
+            kept += group  # "Brett Scallions and Matt Sorum joined the band on bass and drums, respectively"
+        elif len(subjects) == len(objects) and all(_at(text, r.name) < len(text) for r in subjects + objects):
+            kept += [replace(group[0], subject=s, object=o) for s, o in zip(subjects, objects, strict=True)]
+    return [t for t in triples if t in kept] + [t for t in kept if t not in triples]
+
+
+def _listed(sent: Any, name: str) -> bool:
+    """The name is in a coordination in the sentence, by the parse or by an "and" before it and its title
+    ("George Windsor and Deputy Head Simon Lowsley", which the parser made the verb's object)."""
+    words = name.split()
+    if not words:
+        return False
+    for t in sent:
+        if t.text == words[-1] and (t.dep_ == "conj" or any(c.dep_ == "conj" for c in t.children)):
+            return True
+        if t.text == words[0]:
+            i = t.i - 1
+            while i > sent.start and t.doc[i].is_title:
+                i -= 1
+            if t.doc[i].lower_ in ("and", "or"):
+                return True
+    return False
+
+
+def _at(text: str, name: str) -> int:
+    found = text.find(name)
+    return found if found >= 0 else len(text)
+
+
+def role_as_verb(verb: Any) -> bool:
+    """A person's role the parser took for a verb ("formed in 1981 by vocalist King Diamond and guitarist Hank
+    Shermann": "guitarist" a verb with Shermann its object): a class noun of persons ending "-ist" or "-ian", never
+    a verb. It states nothing itself; its object is one more name of the list it ends (clause_subjects.agents_of)."""
+    word = verb.lower_
+    return word.endswith(("ist", "ists", "ian", "ians")) and class_label(word) == "PERSON"

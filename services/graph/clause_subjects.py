@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.graph.classes import class_label
-from services.graph.clause_shapes import qualified, trailing_participle
+from services.graph.clause_shapes import qualified, role_as_verb, trailing_participle
 from services.graph.coreference import Ref
 from services.graph.resolver import SUBJECTS, Resolver, name_before, with_conj
 from services.graph.spans import kind
@@ -122,9 +122,13 @@ def _place_participle_owner(participle: Any, refs: list[Ref]) -> Any | None:
 def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
     """Who a passive verb's "by" names; "directed and produced by X" gives X to both verbs."""
     def own(v: Any) -> list[Ref]:
-        return [r for c in v.children if (c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by"))
-                and c.i not in resolver.by_token  # "for Best Performance by an Actress": the award's own "by"
-                for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
+        found = [r for c in v.children if (c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by"))
+                 and c.i not in resolver.by_token  # "for Best Performance by an Actress": the award's own "by"
+                 for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
+        if found:  # "by vocalist King Diamond and guitarist Hank Shermann", "guitarist" parsed as a verb
+            found += [r for c in v.children if c.dep_ == "conj" and role_as_verb(c)
+                      for o in with_conj(g for g in c.children if g.dep_ in OBJECTS) for r in resolver.refs(o)]
+        return found
     found = own(verb)
     if not found and passive:
         for conj in verb.conjuncts:

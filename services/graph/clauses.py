@@ -28,6 +28,7 @@ from services.graph.clause_shapes import (
     describing,
     name_before_by,
     qualifier,
+    role_as_verb,
 )
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coreference import Ref
@@ -63,6 +64,9 @@ CHARACTERISING = {"claim", "describe", "identify", "recognize", "recognise", "cl
 def _compound(noun: Any) -> str:
     mods = [t.lower_ for t in noun.children if t.dep_ in ("compound", "amod") and t.i < noun.i and t.is_alpha
             and not t.ent_type_]
+    doc = noun.doc
+    if noun.i + 4 < len(doc) and doc[noun.i + 1:noun.i + 5].text.lower() == "-in-chief":
+        return " ".join([*mods, f"{noun.lemma_.lower()}-in-chief"])  # "the editor-in-chief of the Sunday Times"
     return " ".join([*mods, noun.lemma_.lower()])
 
 
@@ -166,8 +170,9 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
         return []
     out: list[Triple] = []
     for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or comparison(verb) or verb.i in resolver.by_token:
-            continue  # (a verb inside a name, '"Hold Da Faith"', says nothing)
+        if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or comparison(verb) or verb.i in resolver.by_token \
+                or role_as_verb(verb):
+            continue  # (a verb inside a name, '"Hold Da Faith"', says nothing; nor a role the parser made a verb)
         if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
             out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
         else:
@@ -331,7 +336,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             prep = next((p for p in path if p.pos_ == "ADP"), None)
             # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor
             # Party" gives leads for the party, not the minister's label
-            label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
+            label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None and not _deputy(prep.head)
+                     else None) or RELATED_TO  # "the 13th Deputy Prime Minister of Australia" is no minister of it
             if label == "located_in" and prep is not None and prep.lower_ == "of" and _naming(prep.head):
                 continue  # "is the city of Thompson": the city is Thompson
             if prep is not None and prep.lower_ == "by" and prep.head.dep_ == "acl":
@@ -348,7 +354,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 out += [Triple(obj, "created", raw, s, anchors) for s in subjects
                         if (s.name.lower(), obj.name.lower()) not in linked]
                 continue
-        raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+        ranks = [c for p in path if _deputy(p) for c in p.children if c.dep_ in ("compound", "amod") and c.i < p.i]
+        raw = " ".join(t.text for t in sorted([verb, *path, *ranks], key=lambda t: t.i))
         out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out
@@ -358,6 +365,14 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
 
 
 
+
+
+# Ranks under an office's holder: a deputy prime minister is not the prime minister
+_DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}
+
+
+def _deputy(noun: Any) -> bool:
+    return any(c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES for c in noun.children)
 
 
 def _second_object(obj: Any) -> bool:

@@ -25,6 +25,7 @@ from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
 from services.graph.classes import head_label
+from services.graph.clause_shapes import respectively
 from services.graph.clauses import sentence_triples
 from services.graph.coreference import Context, Ref
 from services.graph.dating import Span, clause_dates
@@ -39,7 +40,17 @@ from services.graph.resolver import Resolver, Triple
 from services.graph.spans import ENTITY, NAMED, NameSpan, kind, name_spans, strip_titles
 from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, plain_spaces, without_parentheses
 from services.graph.topic import first_subject, share_a_word, topic_spans
-from services.graph.type_evidence import CHECKED, class_before, context_of_list, context_says, same_type, shape_says, written_as_term
+from services.graph.type_evidence import (
+    CHECKED,
+    a_chart,
+    class_before,
+    context_of_list,
+    context_says,
+    plural_group,
+    same_type,
+    shape_says,
+    written_as_term,
+)
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, POINT_EVENTS, RELATED_TO
 
 __all__ = ["NAMED", "SpacyTemporalExtractor", "load_spacy", "name_key"]
@@ -117,7 +128,7 @@ class SpacyTemporalExtractor(TransformComponent):
             topic_key = entity_key(topic_name)
             votes = [s.label for s in tagged if entity_key(s.text) == topic_key and s.label != ENTITY]
             if votes:
-                context.topic.label = max(set(votes), key=votes.count)
+                context.topic.label = max(dict.fromkeys(votes), key=votes.count)  # a tie: the first mention's
         table = _Entities(original, spans, at)
         if context.topic is not None and title_alias:
             topic_node = table.node(context.topic)
@@ -145,7 +156,7 @@ class SpacyTemporalExtractor(TransformComponent):
             previous_end = sent.end_char
             here = [s for s in spans if sent.start <= s.start < sent.end]
             resolver = Resolver(here, context, is_topic)
-            triples: list[Triple] = name_facts(here, resolver) + sentence_triples(sent, resolver)
+            triples: list[Triple] = respectively(name_facts(here, resolver) + sentence_triples(sent, resolver), sent)
             first, last = at.start(sent.start_char), at.end(sent.end_char)
             text = original[first:last].strip()[:1000]
             checked = [checked_label(t) for t in triples]  # a vague verb's label the kinds refute says nothing
@@ -258,13 +269,18 @@ class _Entities:
             tags += [r.label for r in refs if r.label != ENTITY]
             tags += 3 * evidence.get(key, [])  # what its facts say it is outweighs two mentions' tags
             tags += 3 * [c for s in mine if (c := class_before(s, self.spans))]  # "rival network Ten"
-            node.label = stated[0] if stated else (max(set(tags), key=tags.count) if tags else ENTITY)
+            tags += 3 * ["ORG" for s in mine if plural_group(s)]  # "the Miami Dolphins": a team, whatever the tag
+            # what supports the type beyond the tag (services/graph/type_evidence.py); the document decides
+            context = {*evidence.get(key, []), *(c for s in mine for c in said[s.start])}
+            # the commonest tag; a tie goes to a supported one, then to the first mention's (no set order)
+            node.label = stated[0] if stated else (max(dict.fromkeys(tags), key=lambda c: (
+                tags.count(c), c in context or shape_says(node.name, c))) if tags else ENTITY)
+            if a_chart(node.name) and not stated:
+                node.label = ENTITY  # "the ARIA Singles Chart": neither an event nor a body
             if key in awards and not stated and node.label in _NO_AWARD and head_label(node.name.split()) is None:
                 node.label = ENTITY  # "won the Golden Shoe", "a nomination for Most Popular New Female Talent": a prize
             node.properties["stated"] = bool(stated)
             node.properties["mentions"] = len(refs)
-            # what supports the type beyond the tag (services/graph/type_evidence.py); the document decides
-            context = {*evidence.get(key, []), *(c for s in mine for c in said[s.start])}
             confirmed = {*stated, *context}
             if shape_says(node.name, node.label):
                 confirmed.add(node.label)
@@ -272,7 +288,7 @@ class _Entities:
                     and not any(same_type(node.label, c) for c in context):
                 other = {c for c in context if c in CHECKED}
                 if other and all(same_type(c, min(other)) for c in other):  # tagged ORG, "starring Ewan McGregor"
-                    node.label = max(other, key=lambda c: (tags.count(c), c == "GPE"))
+                    node.label = max(sorted(other), key=lambda c: (tags.count(c), c == "GPE"))
             node.properties["confirmed"] = sorted(confirmed)
             node.properties["term"] = node.label != CONCEPT and written_as_term(node.name, self.text)
         for span in self.spans:

@@ -62,6 +62,12 @@ def checked_label(t: Triple) -> Triple:
         return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted them
     if t.label == "stars" and end_kind(t.object) == "work" and end_kind(t.subject) in ("person", None):
         return replace(t, label="starred_in")  # "the films in which he starred: 'The Life and Death of Colonel Blimp'"
+    if t.label == "released_in" and end_kind(t.subject) == "person":
+        # a person is not released: "she made her big screen debut in the film Bhagyadevatha" is a role in it;
+        # "Yoko Ono performs in English" says nothing of a release
+        return replace(t, label="starred_in" if end_kind(t.object) == "work" else RELATED_TO)
+    if t.label == "starred_in" and t.subject.label == "ORG" and end_kind(t.subject) in ("org", None):
+        return replace(t, label=RELATED_TO)  # "a basketball team that plays in the Basketball Bundesliga": no role
     if t.label == "signed" and kind(t.object.label) == "person":
         return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
     for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
-from services.graph.name_words import _NUMBERED, _OFFICES, _POSTNOMINALS, _RANKS, _TITLES, given_names
+from services.graph.name_words import _DEMONYM, _NUMBERED, _OFFICES, _POSTNOMINALS, _RANKS, _TITLES, given_names
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
 
@@ -183,6 +183,16 @@ def _after_office(doc: Any, start: int, end: int) -> int:
     if i == start or end - i < 2 or doc[i].lower_ not in given_names() or not all(is_propn(t) for t in doc[i:end]):
         return start
     return i
+
+
+def given_before(doc: Any, start: int, end: int) -> bool:
+    """The word before a person's span is a given name of the same name, which the tagger split off and called
+    something else: "Julia Eileen Gillard" tagged "Julia" ORG + "Eileen Gillard" PERSON."""
+    if start == 0:
+        return False
+    tok = doc[start - 1]
+    return tok.tag_ == "NNP" and tok.text[:1].isupper() and tok.lower_ in given_names() and start <= tok.head.i < end \
+        and tok.ent_type_ != "NORP" and not _DEMONYM.fullmatch(tok.text)  # "German Mauser M1924": no one's name
 
 
 def named_end(doc: Any, start: int, end: int, label: str) -> int:

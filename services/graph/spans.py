@@ -21,6 +21,7 @@ from services.graph.classes import CLASS_TYPES, head_label
 from services.graph.gazetteer import is_demonym
 from services.graph.name_bounds import (
     chain_end,
+    given_before,
     institution_end,
     is_propn,
     named_end,
@@ -118,6 +119,11 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end <= start:
             continue
         label = ent.label_
+        while label == "PERSON" and given_before(doc, start, end) \
+                and not any(s.end == start and s.start < start - 1 for s in spans):  # (not a longer name's end)
+            spans = [s for s in spans if s.end != start]  # "Julia" (ORG) + "Eileen Gillard" (PERSON): one name
+            taken.discard(start - 1)
+            start -= 1
         while label == "PERSON" and end - start > 2 and CLASS_TYPES.get(doc[start].lower_) == "PERSON":
             start += 1  # "Businessman Ross Perot", "Economist Pat Choate": the job is no part of the name
         if end - start >= 3 and is_demonym(doc[start].text) and (doc[start + 1].text.isupper() or doc[start + 1].lower_

@@ -19,7 +19,9 @@ the text states and the kinds its facts need, ``vocabulary.ARGUMENT_KINDS``):
 * its context: a class noun just before it ("guitarist José Manuel Aguilera", "rival network Ten", 'the album
   "America Town"'), which also types it; "(born …" or a span of years after a person; a year in parentheses after a
   work ('"This Moment in Time" (1979)'); a known place after a comma ("Faversham, Kent"); the object of "starring"
-  or the agent of "written by", "directed by", "married". A name in a list shares what the list's first name has.
+  or the agent of "written by", "directed by", "married"; "the" before a name of two words or more that ends in a
+  plural ("the Miami Dolphins", "the Dead End Kids"), which names a team or a band and outweighs a PERSON tag. A name
+  in a list shares what the list's first name has.
 
 A document's name that the text writes only in lower case ("An aircraft carrier is a warship") is a term, not a
 named thing, and takes no type at all (:func:`written_as_term`).
@@ -138,6 +140,33 @@ def class_before(span: NameSpan, spans: list[NameSpan]) -> str | None:
     return class_label(doc[i].text) or _MORE_CLASSES.get(word)
 
 
+def a_chart(name: str) -> bool:
+    """A record chart ("ARIA Singles Chart", "UK Albums Chart"): a ranking, which the tagger calls an event or an
+    organisation; it stays untyped."""
+    words = name.lower().split()
+    return len(words) > 1 and words[-1] in ("chart", "charts")
+
+
+def plural_group(span: NameSpan) -> bool:
+    """A name of two words or more after "the" that ends in a plural: a team or a band ("the Miami Dolphins", "the
+    Brooklyn Dodgers", "the Dead End Kids"), never one person ("Tiger Woods" takes no "the"). Not a plural of
+    places or events ("the Low Countries", "the Rocky Mountains", "the Olympic Games") nor a name otherwise typed."""
+    if span.root is None or span.label not in ("PERSON", "ORG", "ENTITY"):
+        return False
+    doc = span.root.doc
+    start = span.start + 1 if doc[span.start].lower_ == "the" else span.start
+    last = doc[span.end - 1]
+    if span.end - start < 2 or start == 0 or doc[start - 1].lower_ != "the" \
+            or not re.fullmatch(r"[A-Z][A-Za-z]*[^sS'’]s", last.text):
+        return False
+    word = last.lower_
+    single = word[:-3] + "y" if word.endswith("ies") else word[:-1]
+    if class_label(single) in ("GPE", "LOC", "FAC", "EVENT") or head_label(span.text.split()) is not None \
+            or span.text.lower() in place_names():
+        return False
+    return last.tag_ == "NNPS" or single in common_words()
+
+
 def context_says(span: NameSpan, spans: list[NameSpan], text_after: str) -> set[str]:
     """The labels ``span``'s context supports (see the module's docstring); ``text_after`` follows the span."""
     doc = span.root.doc if span.root is not None else None
@@ -149,6 +178,8 @@ def context_says(span: NameSpan, spans: list[NameSpan], text_after: str) -> set[
         out.add(noun)
     if _BORN.match(text_after):
         out.add("PERSON")
+    if plural_group(span):
+        out.add("ORG")
     if _YEAR_AFTER.match(text_after):
         out.add("WORK_OF_ART")
     after = next((s for s in spans if s.start == span.end + 1), None)

@@ -149,10 +149,12 @@ NOUNS: dict[str, tuple[str, ...]] = {
                   "part-owner of", "partner in", "candidate for", "nominee for"),
     "leads": ("leader of", "head of", "chief of", "commander of", "captain of", "coach of", "manager of",
               "governor of", "mayor of", "director of", "chairman of", "chair of", "chairwoman of", "ruler of", "dictator of", "tyrant of",
-              "editor of", "principal of", "dean of", "conductor of", "bishop of", "archbishop of", "abbot of",
+              "editor-in-chief of", "chief editor of", "principal of", "dean of", "conductor of", "bishop of", "archbishop of", "abbot of",
               "general of", "admiral of", "head coach of", "lord of", "duke of", "earl of", "count of",
               "prince of", "emperor of", "pharaoh of", "sultan of", "chancellor of", "premier of", "speaker of",
               "secretary-general of", "leader in", "founder and leader of"),
+    "comes_from": ("native of",),  # "a native of Esmond, North Dakota" was born or raised there, not based there
+    "lives_in": ("resident of", "inhabitant of"),
     "represented": ("member for", "mp for", "senator for", "representative for"),  # "Member of Parliament for Oldham"
     "ceo_of": ("ceo of", "chief executive of", "chief executive officer of", "executive of"),
     "president_of": ("president of",),
@@ -177,8 +179,9 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "married": ("wife of", "husband of", "spouse of", "widow of", "widower of", "consort of", "partner of"),
     "worked_for": ("employee of", "professor at", "professor of", "lecturer at", "researcher at", "scientist at",
                    "journalist for", "correspondent for", "columnist for", "analyst for", "commentator for",
-                   "reporter for", "writer for", "editor at", "ambassador to", "envoy to", "adviser to",
+                   "reporter for", "writer for", "editor at", "editor of", "ambassador to", "envoy to", "adviser to",
                    "advisor to", "aide to", "assistant to", "consultant to", "employee at", "official in"),
+    # (an editor works for a paper; its editor-in-chief leads it: "New Yorker Magazine editor Katharine White")
     "studied_at": ("graduate of", "alumnus of", "alumna of", "student at", "student of", "pupil of"),
     "owned_by": ("subsidiary of", "property of", "brand of", "label of", "imprint of"),
     "owns": ("owner of", "proprietor of"),
