@@ -340,6 +340,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                      else None) or RELATED_TO  # "the 13th Deputy Prime Minister of Australia" is no minister of it
             if label == "located_in" and prep is not None and prep.lower_ == "of" and _naming(prep.head):
                 continue  # "is the city of Thompson": the city is Thompson
+            if prep is not None and prep.lower_ == "of" and prep.head.lemma_.lower() in _TEACHERS:
+                continue  # "a professor of Landscape Architecture": a field, no body
             if prep is not None and prep.lower_ == "by" and prep.head.dep_ == "acl":
                 # "a restaurant run by Mike Parente" (the parser took "run" for a noun): the participle's label
                 raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
@@ -366,6 +368,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
 
 
 
+
+# Whose "of" names a field of study ("a professor of Hebrew Literature"): no relation to a named thing
+_TEACHERS = {"professor", "lecturer", "teacher", "instructor", "tutor", "reader"}
 
 # Ranks under an office's holder: a deputy prime minister is not the prime minister
 _DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}

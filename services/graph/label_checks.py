@@ -60,6 +60,11 @@ def checked_label(t: Triple) -> Triple:
     ("the Lakers signed Mitch Richmond": employs, no treaty; "the director of a film": directed)."""
     if t.label == "founded" and end_kind(t.object) == "event":
         return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted them
+    if (t.label == "stars" and end_kind(t.subject) == "work" and end_kind(t.object) in ("work", "place", "event")) \
+            or (t.label == "portrayed" and end_kind(t.object) == "work" and t.raw.startswith("starring")):
+        # two singles the parse ran into one list ('"Mic Jack" featuring Adam Levine, … and "Kill Jill"'); a title
+        # after an "as" that was the remake's ('remade … in Kannada as "Bal Nan Maga" starring …'): no relation
+        return replace(t, label=RELATED_TO, unsaid=True)
     if t.label == "stars" and end_kind(t.object) == "work" and end_kind(t.subject) in ("person", None):
         return replace(t, label="starred_in")  # "the films in which he starred: 'The Life and Death of Colonel Blimp'"
     if t.label == "released_in" and end_kind(t.subject) == "person":

@@ -10,6 +10,7 @@ from typing import Any
 
 from services.graph.classes import class_label
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
+from services.graph.gazetteer import is_demonym
 from services.graph.spans import NameSpan, kind
 
 SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
@@ -25,6 +26,12 @@ class Triple:
     object: Ref
     anchors: frozenset[int]  # the tokens whose temporal expressions date the fact
     unsaid: bool = False  # its verb does not say how the two relate: kept only with a specific label
+
+
+# Class nouns a name before them does not name but qualifies: "the Whitlam government" is his government, "the
+# English Test team" England's team, "an Air Force family" a family of the force
+_NAMED_FOR = {"family", "government", "administration", "cabinet", "ministry", "regime", "dynasty", "era"}
+_SIDES = {"team", "squad", "side", "eleven", "xi"}  # a country's team is not the country
 
 
 class Resolver:
@@ -105,12 +112,16 @@ class Resolver:
                     and child.left_edge.i - tok.i <= 2:  # not a name the parser hung on it from a clause away
                 return [self.by_token[child.i][1]]
         label = class_label(tok.lemma_)
-        if label and label not in ("PERSON", "EVENT", "LAW") and tok.lemma_ != "family":  # "the dbm library", "the Tate gallery": the class
-            # noun's own name; not "the Florida treaty", "the Mexican war", "an Air Force family" (named after)
+        if label and label not in ("PERSON", "EVENT", "LAW") and tok.lemma_.lower() not in _NAMED_FOR:
+            # "the dbm library", "the Tate gallery": the class noun's own name; not "the Florida treaty", "the
+            # Mexican war", "an Air Force family", "the Whitlam government" (named after)
             named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
             others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
             if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
-                return [self.by_token[named[0].i][1]]
+                span, ref = self.by_token[named[0].i]
+                if not (tok.lemma_.lower() in _SIDES and (span.label in ("GPE", "NORP", "LOC") or
+                                                          is_demonym(span.text.split()[0]))):
+                    return [ref]  # "the Carry On team" is the franchise's; "the English Test team" no England
         listed: list[Ref] = []
         for prep in (c for c in tok.children if c.dep_ == "prep"):
             # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the

@@ -177,11 +177,12 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "parent_of": ("father of", "mother of", "parent of", "grandfather of", "grandmother of"),
     "sibling_of": ("brother of", "sister of", "sibling of", "half-brother of", "half-sister of", "twin of"),
     "married": ("wife of", "husband of", "spouse of", "widow of", "widower of", "consort of", "partner of"),
-    "worked_for": ("employee of", "professor at", "professor of", "lecturer at", "researcher at", "scientist at",
+    "worked_for": ("employee of", "professor at", "lecturer at", "researcher at", "scientist at",
                    "journalist for", "correspondent for", "columnist for", "analyst for", "commentator for",
                    "reporter for", "writer for", "editor at", "editor of", "ambassador to", "envoy to", "adviser to",
                    "advisor to", "aide to", "assistant to", "consultant to", "employee at", "official in"),
-    # (an editor works for a paper; its editor-in-chief leads it: "New Yorker Magazine editor Katharine White")
+    # (an editor works for a paper; its editor-in-chief leads it: "New Yorker Magazine editor Katharine White";
+    # a "professor of Landscape Architecture" professes a field, and works where "at" says)
     "studied_at": ("graduate of", "alumnus of", "alumna of", "student at", "student of", "pupil of"),
     "owned_by": ("subsidiary of", "property of", "brand of", "label of", "imprint of"),
     "owns": ("owner of", "proprietor of"),

@@ -116,3 +116,31 @@ def test_what_a_documentary_on_someone_does_is_the_documentarys(extractor):
     _, facts = extract(extractor, "Nikhila Vimal is an Indian actress. She made her acting debut with a documentary on "
                                   "Saint Alphonsa which aired on Shalom TV.", "Nikhila Vimal")
     assert not [f for f in triples(facts) if f[2] == "shalom tv"], triples(facts)
+
+
+def test_a_professor_of_a_field_works_where_at_says(extractor):
+    entities, facts = extract(extractor, "Stanley Hart White was a professor of Landscape Architecture at the "
+                                         "University of Illinois from 1922 until 1959.", "Stanley Hart White")
+    assert ("stanley hart white", "worked_for", "university of illinois") in triples(facts), triples(facts)
+    assert "landscape architecture" not in {f[2] for f in triples(facts)}, triples(facts)
+
+
+@pytest.mark.parametrize(("text", "topic", "name"), [
+    ("Paul Keating served as Minister for Northern Australia in the Whitlam government.", "Paul Keating", "whitlam"),
+    ("Ben Stokes is an English international cricketer who is the current vice captain of the English Test team.",
+     "Ben Stokes", "english test"),
+])
+def test_a_name_before_government_or_team_is_not_the_body(extractor, text, topic, name):
+    _, facts = extract(extractor, text, topic)
+    assert name not in {f[2] for f in triples(facts)}, triples(facts)
+
+
+def test_a_quoted_title_stars_in_no_list_and_plays_no_part(extractor):
+    _, facts = extract(extractor, 'It was supported by the release of two singles – "Mic Jack" featuring Adam Levine, '
+                                  'Scar and Sleepy Brown and "Kill Jill" featuring Killer Mike and Jeezy.',
+                       "Trap or Die 2")
+    assert ("mic jack", "stars", "kill jill") not in triples(facts), triples(facts)
+    assert ("kill jill", "stars", "jeezy") in triples(facts), triples(facts)  # (a guard)
+    _, facts = extract(extractor, 'It was remade into Hindi as "Mr. and Mrs. Khiladi" (1997) starring Akshay Kumar '
+                                  'and in Kannada as "Bal Nan Maga" starring Ravichandran.', "Yajamanudu")
+    assert not [f for f in triples(facts) if f[1] == "portrayed"], triples(facts)
