@@ -105,12 +105,15 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
                 if span.end < len(noun.doc) and noun.doc[span.end].lower_ in SPORTS_NAMED:
                     continue  # "an American football coach": the sport's name, not the coach's nationality
+                if span.text.lower() in ("olympic", "paralympic", "olympian"):
+                    continue  # "an American two-time Olympic gold medal swimmer": the games', no nationality
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
                     out.append(Triple(subject, belief, raw, ref, frozenset()))
                 elif span.label == "GPE" or span.text.lower() in place_names():  # "a New Zealand cook", "a Chicago
                     # band"; "Hong Kong cantopop singer" whatever the tagger called Hong Kong
-                    out.append(Triple(subject, "comes_from", raw, ref, frozenset()))
+                    held = "served_in" if noun.lemma_.lower() in _OFFICE_NOUNS else "comes_from"
+                    out.append(Triple(subject, held, raw, ref, frozenset()))  # "a United States Representative"
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
                     out.append(Triple(subject, TOOK_PART_IN, raw, ref, frozenset()))
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) == "PERSON":
@@ -208,6 +211,11 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         if child.dep_ in OBJECTS:
             for obj in with_conj([child]):
                 label = RELATED_TO if characterised else verb_label(lemma, None, particle)
+                if passive and lemma in _GIVING:  # "Agüero was given the Golden Ball": the subject received it;
+                    # not a name through a noun ("was given the subtitle Game Fēngjǐngxiàn", "granted an NFL team")
+                    label = "won" if obj.i in resolver.by_token and not any(
+                        c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.text.islower() for c in obj.children
+                    ) else RELATED_TO
                 if label == "known_as" and not passive:
                     continue  # "Time called them 'the most recognisable face'": the name is their complement's
                 if qualifier(obj):
@@ -368,6 +376,15 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
 
 
 
+
+# Offices a place before them is the seat of, not the holder's origin ("a United States Representative from Maine")
+_OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "assemblyman", "assemblywoman",
+                 "legislator", "delegate", "ambassador", "attorney", "marshal", "judge", "governor", "mayor",
+                 "councillor", "councilor", "alderman", "commissioner", "consul", "envoy", "minister", "secretary"}
+
+# Verbs of giving: in the passive with an object ("was given the Golden Ball", "was awarded the prize"), the
+# subject received the object
+_GIVING = {"give", "award", "grant", "present", "hand", "offer", "bestow"}
 
 # Whose "of" names a field of study ("a professor of Hebrew Literature"): no relation to a named thing
 _TEACHERS = {"professor", "lecturer", "teacher", "instructor", "tutor", "reader"}

@@ -46,12 +46,13 @@ _NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
     "leads": (set(), {"work", "event"}),  # "the director of 'Scenes of a Sexual Nature'" directed it
     "held_in": (set(), {"person", "org", "work", "language", "group"}),  # "a disaster in Hindi"
     "based_in": (set(), {"person", "work", "event", "language"}),  # "a character in 'Home and Away'"
+    "served_in": ({"event", "work", "place"}, set()),  # "the Championship serves as qualifier for the World Cup"
 }
 # A tag that means a place says little of a team or a venue (the tagger calls a club by its city)
 _SAFE_TAGS = {"PERSON", "EVENT", "WORK_OF_ART", "LANGUAGE", "NORP", "FAC", "LOC"}
 # Labels between two of one kind: a film does not succeed a person ("it follows Damin Wolfblade")
 _SAME_KIND = {"succeeded", "preceded", "successor_of", "predecessor_of"}
-_EVENT_HEADS = {"dinner", "gala", "banquet", "parade", "ceremony", "game", "match", "concert"}
+_EVENT_HEADS = {"dinner", "gala", "banquet", "parade", "ceremony", "game", "match", "concert", "season", "tour"}
 
 
 def checked_label(t: Triple) -> Triple:
@@ -59,6 +60,8 @@ def checked_label(t: Triple) -> Triple:
     borne to Spain", "played_for Kenan Memorial Stadium", "competed_in Berlin"), or a sense its ends choose
     ("the Lakers signed Mitch Richmond": employs, no treaty; "the director of a film": directed)."""
     if t.label == "founded" and end_kind(t.object) == "event":
+        if t.raw.lower().split()[-1:] in (["started"], ["starts"], ["start"], ["began"], ["begin"], ["begins"]):
+            return replace(t, label=RELATED_TO)  # "the Magic started the season": no one hosts a season by starting it
         return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted them
     if (t.label == "stars" and end_kind(t.subject) == "work" and end_kind(t.object) in ("work", "place", "event")) \
             or (t.label == "portrayed" and end_kind(t.object) == "work" and t.raw.startswith("starring")):

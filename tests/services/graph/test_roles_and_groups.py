@@ -144,3 +144,29 @@ def test_a_quoted_title_stars_in_no_list_and_plays_no_part(extractor):
     _, facts = extract(extractor, 'It was remade into Hindi as "Mr. and Mrs. Khiladi" (1997) starring Akshay Kumar '
                                   'and in Kannada as "Bal Nan Maga" starring Ravichandran.', "Yajamanudu")
     assert not [f for f in triples(facts) if f[1] == "portrayed"], triples(facts)
+
+
+def test_who_is_given_a_prize_won_it(extractor):
+    _, facts = extract(extractor, "Sergio Agüero is an Argentine footballer. Agüero was given the Golden Ball.",
+                       "Sergio Agüero")
+    found = triples(facts)
+    assert ("sergio agüero", "won", "golden ball") in found and not [f for f in found if f[1] == "paid"], found
+
+
+def test_a_season_is_started_not_hosted_and_a_championship_serves_in_nothing(extractor):
+    _, facts = extract(extractor, "The Magic started the 2003–04 Orlando Magic season with a win.",
+                       "2003–04 Orlando Magic season")
+    assert not [f for f in triples(facts) if f[1] in ("hosted", "founded")], triples(facts)
+    _, facts = extract(extractor, "The 2009 CONCACAF U-20 Championship serves as qualifier for the FIFA U-20 World Cup.",
+                       "2009 CONCACAF U-20 Championship")
+    assert not [f for f in triples(facts) if f[1] == "served_in"], triples(facts)
+
+
+def test_an_olympian_has_no_olympic_nationality_and_an_office_is_served_in(extractor):
+    _, facts = extract(extractor, "Buster Crabbe was an American two-time Olympic swimmer and actor.", "Buster Crabbe")
+    assert not [f for f in triples(facts) if f[2] == "olympic"], triples(facts)
+    _, facts = extract(extractor, "Charles Andrews was a United States Representative from Maine.", "Charles Andrews")
+    assert ("charles andrews", "served_in", "united states") in triples(facts), triples(facts)
+    _, facts = extract(extractor, "Lennie Niehaus is an American saxophonist from Saint Louis. He was a Chicago "
+                                  "musician.", "Lennie Niehaus")
+    assert ("lennie niehaus", "comes_from", "chicago") in triples(facts), triples(facts)  # (a guard)
