@@ -88,7 +88,8 @@ _HEADS: dict[str, str] = {}
 for _label, _nouns in {
     "FAC": "stadium arena airport bridge tower castle palace cathedral basilica temple mosque synagogue museum "
            "library hospital prison dam canal tunnel highway motorway freeway expressway railway fort fortress "
-           "lighthouse racecourse mansion monument memorial abbey chapel theatre theater",
+           "lighthouse racecourse mansion monument memorial abbey chapel theatre theater mausoleum tomb cemetery "
+           "pagoda observatory aquarium zoo",
     "LOC": "river lake sea ocean mountains hills valley island islands peninsula desert forest bay gulf strait "
            "glacier canyon plateau archipelago creek falls reservoir range",
     "GPE": "county province prefecture oblast governorate municipality township",
@@ -115,5 +116,7 @@ def head_label(words: list[str]) -> str | None:
     if len(words) < 2:
         return None
     lowered = [w.lower().strip(".,") for w in words]
+    if lowered[-2:] == ["publishing", "house"]:
+        return "ORG"  # "Polonia Publishing House" (a house alone may be anything: Random House, Bleak House)
     head = lowered[lowered.index("of") - 1] if "of" in lowered[1:] else lowered[-1]
     return _HEADS.get(head) or _FIRST_HEADS.get(lowered[0])

@@ -170,3 +170,16 @@ def test_an_olympian_has_no_olympic_nationality_and_an_office_is_served_in(extra
     _, facts = extract(extractor, "Lennie Niehaus is an American saxophonist from Saint Louis. He was a Chicago "
                                   "musician.", "Lennie Niehaus")
     assert ("lennie niehaus", "comes_from", "chicago") in triples(facts), triples(facts)  # (a guard)
+
+
+def test_quotation_marks_are_no_part_of_a_name():
+    from services.graph.entities import display_name, entity_key
+    assert display_name("'Preparatory School") == "Preparatory School" and entity_key("'Pre-Prep'") == "pre-prep"
+    assert display_name("O'Neill") == "O'Neill" and display_name("Rock 'n' Roll") == "Rock 'n' Roll"  # (guards)
+
+
+def test_a_publishing_house_and_a_mausoleum_are_typed_by_their_heads():
+    from services.graph.classes import head_label
+    assert head_label("Polonia Publishing House".split()) == "ORG"
+    assert head_label("Cihu Mausoleum".split()) == "FAC" and head_label("Greenwood Cemetery".split()) == "FAC"
+    assert head_label("Random House".split()) is None  # (a guard: a house alone is anything)
