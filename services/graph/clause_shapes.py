@@ -185,3 +185,21 @@ def role_as_verb(verb: Any) -> bool:
     a verb. It states nothing itself; its object is one more name of the list it ends (clause_subjects.agents_of)."""
     word = verb.lower_
     return word.endswith(("ist", "ists", "ian", "ians")) and class_label(word) == "PERSON"
+
+
+def cast_pairs(actors: list[Ref], as_prep: Any, resolver: Resolver) -> list[tuple[list[Ref], list[Ref]]]:
+    """Who plays whom after "starring X as": "starring Tom Hiddleston as Hank Williams and Elizabeth Olsen as Audrey
+    Williams", which the parser reads as Hiddleston playing Williams and Olsen, with the second "as" hung on
+    Williams or on Olsen. A name of the role list that an "as" follows is the next actor, that "as" its role."""
+    pairs: list[tuple[list[Ref], list[Ref]]] = [(actors, [])]
+    for pobj in (c for c in as_prep.children if c.dep_ == "pobj"):
+        conjs = [c for c in pobj.conjuncts if c.i > pobj.i]
+        ases = [c for t in (pobj, *conjs) for c in t.children if c.dep_ == "prep" and c.lower_ == "as"]
+        pairs[0][1].extend(resolver.refs(pobj))
+        for tok in conjs:
+            own = next((a for a in ases if a.i > tok.i and not any(tok.i < c.i < a.i for c in conjs)), None)
+            if own is None:
+                pairs[-1][1].extend(resolver.refs(tok))
+            else:
+                pairs.append((resolver.refs(tok), [r for p in own.children if p.dep_ == "pobj" for r in resolver.refs(p)]))
+    return pairs

@@ -23,6 +23,7 @@ from services.graph.classes import class_label
 from services.graph.clause_shapes import (
     absolute,
     behind_by,
+    cast_pairs,
     comparison,
     container,
     describing,
@@ -250,8 +251,11 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             actors = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
                 if label == "portrayed" else []
             if actors:  # "a film … starring Tom Hiddleston as Hank Williams": the actor plays him, not the film
-                out += [Triple(a, label, _raw(verb, particle, child.text), o, anchors) for a in actors
-                        for p in with_conj(c for c in child.children if c.dep_ == "pobj") for o in resolver.refs(p)]
+                for cast, role in cast_pairs(actors, child, resolver):
+                    out += [Triple(a, label, _raw(verb, particle, child.text), o, anchors) for a in cast for o in role]
+                    if cast is not actors:  # "… and Elizabeth Olsen as Audrey Williams": the film stars her too
+                        out += [Triple(s, "stars", _raw(verb, particle, None), a, anchors) for a in cast
+                                for s in subjects]
                 continue
             if passive and label == "granted_to":  # "it was sold to Crosstown": Crosstown acquired it
                 for pobj in with_conj(c for c in child.children if c.dep_ == "pobj"):

@@ -183,3 +183,13 @@ def test_a_publishing_house_and_a_mausoleum_are_typed_by_their_heads():
     assert head_label("Polonia Publishing House".split()) == "ORG"
     assert head_label("Cihu Mausoleum".split()) == "FAC" and head_label("Greenwood Cemetery".split()) == "FAC"
     assert head_label("Random House".split()) is None  # (a guard: a house alone is anything)
+
+
+def test_starring_x_as_y_and_z_as_w_pairs_each_actor_with_a_part(extractor):
+    _, facts = extract(extractor, "I Saw the Light is a 2015 biographical film starring Tom Hiddleston as Hank "
+                                  "Williams and Elizabeth Olsen as Audrey Williams.", "I Saw the Light")
+    found = triples(facts)
+    assert ("tom hiddleston", "portrayed", "hank williams") in found, found
+    assert ("elizabeth olsen", "portrayed", "audrey williams") in found, found
+    assert ("tom hiddleston", "portrayed", "elizabeth olsen") not in found, found
+    assert ("i saw the light", "stars", "elizabeth olsen") in found, found
