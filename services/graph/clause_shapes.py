@@ -203,3 +203,9 @@ def cast_pairs(actors: list[Ref], as_prep: Any, resolver: Resolver) -> list[tupl
             else:
                 pairs.append((resolver.refs(tok), [r for p in own.children if p.dep_ == "pobj" for r in resolver.refs(p)]))
     return pairs
+
+
+def naming_the(noun: Any) -> bool:
+    """A bare "the city of X" names X (where "the largest city of Texas" and "a city of Germany" place a city)."""
+    return any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) and not any(
+        c.dep_ in ("amod", "compound", "nummod", "nmod", "poss") for c in noun.children)

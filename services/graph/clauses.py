@@ -28,6 +28,7 @@ from services.graph.clause_shapes import (
     container,
     describing,
     name_before_by,
+    naming_the,
     qualifier,
     role_as_verb,
 )
@@ -36,7 +37,8 @@ from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.gazetteer import place_names
 from services.graph.name_bounds import PEERAGES
-from services.graph.resolver import LISTING, SUBJECTS, Resolver, Triple, possessor, with_conj
+from services.graph.path_facts import path_facts
+from services.graph.resolver import LISTING, Resolver, Triple, with_conj
 from services.graph.spans import kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
@@ -45,10 +47,8 @@ MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … 
 # Labels a verb keeps for the party its object noun is shared with ("signed a treaty with Mexico")
 BETWEEN_PARTIES = {"signed", "fought", "met", "traded_with", "allied_with", "collaborated_with", "married"}
 LIGHT_VERBS = {"earn", "receive", "get", "gain", "make", "have", "take", "hold", "give", "draw", "garner"}
-NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
 SCENE = {"with", "in", "at", "on", "across", "throughout", "within", "inside", "outside", "around", "near", "during", "among"}
 SPORTS_NAMED = {"football", "rules"}  # "American football", "Australian rules football" are sports
-MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
 ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", "representative", "delegate"}
 # Verbs of thinking, holding and passing on: with a name as their object alone they say nothing of how two named
 # things relate ("considered Texas [as …]", "bore the same relation to Mexico", "communicated it to Congress").
@@ -125,7 +125,7 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         if prep.lower_ == "of" and noun.lower_ in PEERAGES:
             continue  # "Maud Herbert, Countess of Northumberland": a title, not where she lived
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
-        if label == "located_in" and prep.lower_ == "of" and _naming(noun):
+        if label == "located_in" and prep.lower_ == "of" and naming_the(noun):
             continue  # "the largest municipality is the city of Thompson": the city is Thompson, not in it
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
@@ -160,12 +160,6 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                         and class_label(noun.lemma_) in ("PERSON", "ORG"):  # "the first band of the Big Four": no place
                     out.append(Triple(subject, "comes_from" if prep.lower_ == "from" else "based_in", raw, obj, anchors))
     return out
-
-
-def _naming(noun: Any) -> bool:
-    """A bare "the city of X" names X (where "the largest city of Texas" and "a city of Germany" place a city)."""
-    return any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) and not any(
-        c.dep_ in ("amod", "compound", "nummod", "nmod", "poss") for c in noun.children)
 
 
 def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
@@ -295,92 +289,6 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
     return out
 
 
-def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[Triple],
-               anchors: frozenset[int]) -> list[Triple]:
-    """The fallback: a name in the verb's clause that no rule linked to its subject, linked by the dependency
-    path between them (the shortest-path method of Bunescu and Mooney, 2005) when the path is short, passes
-    through nouns and prepositions only, and crosses no other verb. The label comes from the preposition
-    nearest the verb ("is the first EP by the band X": by → the band made it), else ``related_to``; the raw
-    phrase is the path's words ("is EP by band")."""
-    if not subjects or (verb.lemma_.lower() in NAMING_VERBS and not any(c.dep_ in ("nsubjpass", "auxpass")
-                                                                        for c in verb.children)):
-        return []  # "Time called them 'the most recognisable face' of Cool Britannia": a description, no relation
-    linked = {(t.subject.name.lower(), t.object.name.lower()) for t in found}
-    linked |= {(b, a) for a, b in linked}
-    out: list[Triple] = []
-    seen: set[str] = set()
-    for tok in verb.subtree:
-        if tok.i not in resolver.by_token or tok.dep_ in SUBJECTS:
-            continue
-        span, obj = resolver.by_token[tok.i]
-        if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS \
-                or (tok.head.i == span.end and tok.head.pos_ == "NOUN") or possessor(span, tok.doc) \
-                or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
-            # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
-            continue  # "the Australian band X": a name that modifies a noun is no object
-        path: list[Any] = []
-        node = tok
-        while node.dep_ == "conj" and node.head.i in resolver.by_token and node.head.i < node.i:
-            node = node.head  # "run by Mike and George Parente": the second name's path is the first's
-        while node.head is not node and node.head.i != verb.i and len(path) < 5:
-            node = node.head
-            if node.pos_ in ("VERB", "AUX") or node.dep_ in SUBJECTS or node.i in resolver.by_token:
-                path = []
-                break
-            path.append(node)
-        if not path or len(path) > 3 or node.head.i != verb.i or path[-1].i < verb.i or obj.label in ("NORP", "LANGUAGE"):
-            continue  # a long path, a fronted adjunct ("In an interview for …, X comments"), a nationality
-        if path[0].lower_ == "of" and len(path) > 2 and path[2].pos_ == "ADP" and path[2].lower_ != "as":
-            continue  # "attacked by friends of Johnson": the friends, not Johnson ("known as the founder of X" is his)
-        if path[-1].pos_ != "ADP" and path[-1].dep_ not in ("attr", "dobj", "oprd"):
-            continue
-        if any(p.lower_ == "by" and p.head.pos_ == "NOUN" and p.head.dep_ == "pobj" for p in path):
-            continue  # "was adapted into a musical by James Bourne": the musical's authors, not the album's
-        seen.add(obj.name.lower())
-        top = path[-1]
-        if top.pos_ == "ADP" and behind_by(top, tok):
-            continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
-        if top.pos_ == "ADP":
-            label = verb_label(verb.lemma_.lower(), top.lower_)
-            if label == "portrayed" and any(c.dep_ == "dobj" for c in verb.children):
-                continue  # "starring Tom Hiddleston as Hank Williams": the actor's part (_verb_triples)
-        else:
-            prep = next((p for p in path if p.pos_ == "ADP"), None)
-            # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor
-            # Party" gives leads for the party, not the minister's label
-            label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None and not _deputy(prep.head)
-                     else None) or RELATED_TO  # "the 13th Deputy Prime Minister of Australia" is no minister of it
-            if label == "located_in" and prep is not None and prep.lower_ == "of" and _naming(prep.head):
-                continue  # "is the city of Thompson": the city is Thompson
-            if prep is not None and prep.lower_ == "of" and prep.head.lemma_.lower() in _TEACHERS:
-                continue  # "a professor of Landscape Architecture": a field, no body
-            if prep is not None and prep.lower_ == "by" and prep.head.dep_ == "acl":
-                # "a restaurant run by Mike Parente" (the parser took "run" for a noun): the participle's label
-                raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
-                label = verb_label(prep.head.lemma_.lower(), "by")
-                out += [Triple(s, label, raw, obj, anchors) for s in subjects
-                        if (s.name.lower(), obj.name.lower()) not in linked and s.name.lower() != obj.name.lower()]
-                continue
-            if prep is not None and name_before_by(prep, resolver) is not None:
-                continue  # "a location in the novel Strandloper by Alan Garner": the novel's author (above)
-            if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
-                raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
-                out += [Triple(obj, "created", raw, s, anchors) for s in subjects
-                        if (s.name.lower(), obj.name.lower()) not in linked]
-                continue
-        ranks = [c for p in path if _deputy(p) for c in p.children if c.dep_ in ("compound", "amod") and c.i < p.i]
-        raw = " ".join(t.text for t in sorted([verb, *path, *ranks], key=lambda t: t.i))
-        out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
-                and s.name.lower() != obj.name.lower()]
-    return out
-
-
-
-
-
-
-
-
 # Offices a place before them is the seat of, not the holder's origin ("a United States Representative from Maine")
 _OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "assemblyman", "assemblywoman",
                  "legislator", "delegate", "ambassador", "attorney", "marshal", "judge", "governor", "mayor",
@@ -389,17 +297,6 @@ _OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "a
 # Verbs of giving: in the passive with an object ("was given the Golden Ball", "was awarded the prize"), the
 # subject received the object
 _GIVING = {"give", "award", "grant", "present", "hand", "offer", "bestow"}
-
-# Whose "of" names a field of study ("a professor of Hebrew Literature"): no relation to a named thing
-_TEACHERS = {"professor", "lecturer", "teacher", "instructor", "tutor", "reader"}
-
-# Ranks under an office's holder: a deputy prime minister is not the prime minister
-_DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}
-
-
-def _deputy(noun: Any) -> bool:
-    return any(c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES for c in noun.children)
-
 
 def _second_object(obj: Any) -> bool:
     """An object after another of the same verb is that one's apposition the parser split off: in "requested Mr.

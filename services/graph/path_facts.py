@@ -1,0 +1,104 @@
+"""The fallback fact of a clause: a name no rule linked to the verb's subject, linked by the dependency path between
+them (the shortest-path method of Bunescu and Mooney, 2005). Read by services/graph/clauses.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.graph.clause_shapes import behind_by, name_before_by, naming_the
+from services.graph.coreference import Ref
+from services.graph.resolver import SUBJECTS, Resolver, Triple, possessor
+from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
+
+NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
+MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
+
+# Whose "of" names a field of study ("a professor of Hebrew Literature"): no relation to a named thing
+_TEACHERS = {"professor", "lecturer", "teacher", "instructor", "tutor", "reader"}
+
+# Ranks under an office's holder: a deputy prime minister is not the prime minister
+_DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}
+
+
+def _deputy(noun: Any) -> bool:
+    return any(c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES for c in noun.children)
+
+
+def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[Triple],
+               anchors: frozenset[int]) -> list[Triple]:
+    """The fallback: a name in the verb's clause that no rule linked to its subject, linked by the dependency
+    path between them (the shortest-path method of Bunescu and Mooney, 2005) when the path is short, passes
+    through nouns and prepositions only, and crosses no other verb. The label comes from the preposition
+    nearest the verb ("is the first EP by the band X": by → the band made it), else ``related_to``; the raw
+    phrase is the path's words ("is EP by band")."""
+    if not subjects or (verb.lemma_.lower() in NAMING_VERBS and not any(c.dep_ in ("nsubjpass", "auxpass")
+                                                                        for c in verb.children)):
+        return []  # "Time called them 'the most recognisable face' of Cool Britannia": a description, no relation
+    linked = {(t.subject.name.lower(), t.object.name.lower()) for t in found}
+    linked |= {(b, a) for a, b in linked}
+    out: list[Triple] = []
+    seen: set[str] = set()
+    for tok in verb.subtree:
+        if tok.i not in resolver.by_token or tok.dep_ in SUBJECTS:
+            continue
+        span, obj = resolver.by_token[tok.i]
+        if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS \
+                or (tok.head.i == span.end and tok.head.pos_ == "NOUN") or possessor(span, tok.doc) \
+                or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
+            # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
+            continue  # "the Australian band X": a name that modifies a noun is no object
+        path: list[Any] = []
+        node = tok
+        while node.dep_ == "conj" and node.head.i in resolver.by_token and node.head.i < node.i:
+            node = node.head  # "run by Mike and George Parente": the second name's path is the first's
+        while node.head is not node and node.head.i != verb.i and len(path) < 5:
+            node = node.head
+            if node.pos_ in ("VERB", "AUX") or node.dep_ in SUBJECTS or node.i in resolver.by_token:
+                path = []
+                break
+            path.append(node)
+        if not path or len(path) > 3 or node.head.i != verb.i or path[-1].i < verb.i or obj.label in ("NORP", "LANGUAGE"):
+            continue  # a long path, a fronted adjunct ("In an interview for …, X comments"), a nationality
+        if path[0].lower_ == "of" and len(path) > 2 and path[2].pos_ == "ADP" and path[2].lower_ != "as":
+            continue  # "attacked by friends of Johnson": the friends, not Johnson ("known as the founder of X" is his)
+        if path[-1].pos_ != "ADP" and path[-1].dep_ not in ("attr", "dobj", "oprd"):
+            continue
+        if any(p.lower_ == "by" and p.head.pos_ == "NOUN" and p.head.dep_ == "pobj" for p in path):
+            continue  # "was adapted into a musical by James Bourne": the musical's authors, not the album's
+        seen.add(obj.name.lower())
+        top = path[-1]
+        if top.pos_ == "ADP" and behind_by(top, tok):
+            continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
+        if top.pos_ == "ADP":
+            label = verb_label(verb.lemma_.lower(), top.lower_)
+            if label == "portrayed" and any(c.dep_ == "dobj" for c in verb.children):
+                continue  # "starring Tom Hiddleston as Hank Williams": the actor's part (_verb_triples)
+        else:
+            prep = next((p for p in path if p.pos_ == "ADP"), None)
+            # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor
+            # Party" gives leads for the party, not the minister's label
+            label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None and not _deputy(prep.head)
+                     else None) or RELATED_TO  # "the 13th Deputy Prime Minister of Australia" is no minister of it
+            if label == "located_in" and prep is not None and prep.lower_ == "of" and naming_the(prep.head):
+                continue  # "is the city of Thompson": the city is Thompson
+            if prep is not None and prep.lower_ == "of" and prep.head.lemma_.lower() in _TEACHERS:
+                continue  # "a professor of Landscape Architecture": a field, no body
+            if prep is not None and prep.lower_ == "by" and prep.head.dep_ == "acl":
+                # "a restaurant run by Mike Parente" (the parser took "run" for a noun): the participle's label
+                raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+                label = verb_label(prep.head.lemma_.lower(), "by")
+                out += [Triple(s, label, raw, obj, anchors) for s in subjects
+                        if (s.name.lower(), obj.name.lower()) not in linked and s.name.lower() != obj.name.lower()]
+                continue
+            if prep is not None and name_before_by(prep, resolver) is not None:
+                continue  # "a location in the novel Strandloper by Alan Garner": the novel's author (above)
+            if prep is not None and prep.lower_ == "by" and label in (RELATED_TO, "created"):
+                raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+                out += [Triple(obj, "created", raw, s, anchors) for s in subjects
+                        if (s.name.lower(), obj.name.lower()) not in linked]
+                continue
+        ranks = [c for p in path if _deputy(p) for c in p.children if c.dep_ in ("compound", "amod") and c.i < p.i]
+        raw = " ".join(t.text for t in sorted([verb, *path, *ranks], key=lambda t: t.i))
+        out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
+                and s.name.lower() != obj.name.lower()]
+    return out
