@@ -106,8 +106,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
                 if span.end < len(noun.doc) and noun.doc[span.end].lower_ in SPORTS_NAMED:
                     continue  # "an American football coach": the sport's name, not the coach's nationality
-                if span.text.lower() in ("olympic", "paralympic", "olympian"):
-                    continue  # "an American two-time Olympic gold medal swimmer": the games', no nationality
+                if span.text.lower() in _NO_NATIONS:
+                    continue  # "an American two-time Olympic gold medal swimmer": the games'; "the only North
+                    # American airport": a continent's; no nationality
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
                     out.append(Triple(subject, belief, raw, ref, frozenset()))
@@ -288,6 +289,10 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         out += path_facts(verb, subjects, resolver, found + out, anchors)  # wrong: 77.5% of a speech sample
     return out
 
+
+# Adjectives the tagger calls a people that name no nation: games, continents
+_NO_NATIONS = {"olympic", "paralympic", "olympian", "north american", "south american", "latin american",
+               "central american", "european", "asian", "african", "oceanian", "american continental"}
 
 # Offices a place before them is the seat of, not the holder's origin ("a United States Representative from Maine")
 _OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "assemblyman", "assemblywoman",

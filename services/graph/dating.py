@@ -68,6 +68,9 @@ def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
         if node.pos_ in ("NOUN", "PROPN") and prep is None and not (
                 node.dep_ == "pobj" and node.head.lower_ in OPENING | CLOSING | {"between"}):
             return None, None, False  # "a 1975 film": the date qualifies a noun; not "from the 1990 election"
+        if node.pos_ in ("NOUN", "PROPN") and prep in _INNER and node.dep_ in ("conj", "appos") and not opened:
+            return None, None, False  # 'including "Stuart Little" in 1945, "Charlotte's Web" in 1952': each
+            # member's own date, which dates no fact of the list
     return (node if node.pos_ in ("VERB", "AUX") else None), prep, opened
 
 
@@ -138,9 +141,13 @@ def clause_dates(sent: Any, anchors: set[int]) -> Span:
     """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun)."""
     start: Dated | None = None
     until: Dated | None = None
+    points = 0  # more than one moment of one verb: each dates another member of a list
     for span in _date_spans(sent):
         if _inside_parentheses(span):
             continue
+        if span.start >= 2 and span.doc[span.start - 1].lower_ in ("of", "at") \
+                and span.doc[span.start - 2].lower_ == "as":
+            continue  # "As of 2013, the Texans have sent 20 players": when it was said, not when it began
         verb, prep, opened = _governor(span.root)
         if verb is None or verb.i not in anchors:
             continue
@@ -157,8 +164,12 @@ def clause_dates(sent: Any, anchors: set[int]) -> Span:
             else:
                 until = until or first
         else:  # from, since, in, on, during, a bare date
+            if prep not in OPENING and start is not None and start != first and not opened:
+                points += 1
             start = start or first
     if start and until and until[0] < start[0]:
         until = None
+    if points and until is None:
+        start = None  # 'wrote books, including "Stuart Little" in 1945, "Charlotte's Web" in 1952': no one date
     return Span(start[0] if start else None, until[0] if until else None,
                 start[1] if start else None, until[1] if until else None)

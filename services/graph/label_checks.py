@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from services.graph.classes import head_label
 from services.graph.coreference import Ref
+from services.graph.gazetteer import place_names
 from services.graph.resolver import Triple
 from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import ARGUMENT_KINDS, RELATED_TO
@@ -60,9 +61,18 @@ def checked_label(t: Triple) -> Triple:
     borne to Spain", "played_for Kenan Memorial Stadium", "competed_in Berlin"), or a sense its ends choose
     ("the Lakers signed Mitch Richmond": employs, no treaty; "the director of a film": directed)."""
     if t.label == "founded" and end_kind(t.object) == "event":
-        if t.raw.lower().split()[-1:] in (["started"], ["starts"], ["start"], ["began"], ["begin"], ["begins"]):
-            return replace(t, label=RELATED_TO)  # "the Magic started the season": no one hosts a season by starting it
-        return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted them
+        words = t.raw.lower().split()
+        if any(w.startswith(("organis", "organiz", "stag")) for w in words):
+            return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted
+        if any(w.startswith(("start", "began", "begin", "begun")) for w in words):
+            return replace(t, label=RELATED_TO)  # "the Magic started the season": no one founds a season
+        return t  # "the ACBL established an official World Computer-Bridge Championship": it founded it
+    if t.label == "published_by" and (t.object.label == "WORK_OF_ART" or head_label(t.object.name.split()) == "WORK_OF_ART"):
+        # 'first released on her 1973 album "Approximately Infinite Universe"'; not "debuted on Billboard" (a chart)
+        return replace(t, label="part_of" if any(w.startswith(("releas", "issu")) for w in t.raw.lower().split())
+                       else RELATED_TO)
+    if t.label == "published_by" and (end_kind(t.object) == "place" or t.object.name.lower() in place_names()):
+        return replace(t, label="released_in")  # "aired on the Fox network in the United States", "in Europe"
     if (t.label == "stars" and end_kind(t.subject) == "work" and end_kind(t.object) in ("work", "place", "event")) \
             or (t.label == "portrayed" and end_kind(t.object) == "work" and t.raw.startswith("starring")):
         # two singles the parse ran into one list ('"Mic Jack" featuring Adam Levine, … and "Kill Jill"'); a title

@@ -135,8 +135,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
                 spans.append(NameSpan(k, k + 1, doc[k].text, "NORP", doc[k]))
                 taken.add(k)
             continue
-        if 2 <= end - start <= 3 and is_demonym(doc[start].text) and start > 0 \
-                and doc[start - 1].lower_ in ("a", "an") and end < len(doc) and doc[end].pos_ == "NOUN" \
+        if 2 <= end - start <= 3 and is_demonym(doc[start].text) and _after_article(doc, start) \
+                and end < len(doc) and doc[end].pos_ == "NOUN" \
                 and head_label([t.text for t in doc[start:end]]) is None and not any(t.is_upper for t in doc[start:end]):
             spans.append(NameSpan(start, start + 1, doc[start].text, "NORP", doc[start]))
             taken.add(start)  # "a Jamaican Reggae singer": a nationality and a genre, no body's name
@@ -233,6 +233,15 @@ def name_spans(doc: Any) -> list[NameSpan]:
 # Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)
 _PORTFOLIO_TITLES = {"minister", "ministers", "commissioner", "secretary", "ministry", "department", "spokesperson",
                      "spokesman", "spokeswoman", "undersecretary"}
+
+
+def _after_article(doc: Any, start: int) -> bool:
+    """An indefinite article before ``start``, past adjectives ("an Italian-born American Futurist painter")."""
+    i = start - 1
+    while i >= 0 and start - i <= 4 and (doc[i].pos_ == "ADJ" or is_demonym(doc[i].text) or doc[i].text in ("-", "–")
+                                        or doc[i].lower_ == "born"):
+        i -= 1
+    return i >= 0 and doc[i].lower_ in ("a", "an")
 
 
 def _subtitled(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:

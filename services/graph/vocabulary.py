@@ -32,7 +32,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "lives_in": ("live in", "live at", "reside in", "reside at", "settle in", "grow up in", "raise in"),
     "moved_to": ("transport to", "deport to", "exile to", "send to", "move to", "relocate to", "emigrate to",
                  "immigrate to", "return to", "flee to", "migrate to"),
-    "part_of": ("belong to", "form part of", "include in", "merge into", "merge with", "join"),
+    "part_of": ("belong to", "form part of", "include in", "merge into", "join"),  # "merged with" is mutual
     "member_of": ("serve on", "sit on", "join as"),
     "contains": ("include", "contain", "comprise", "consist of", "encompass", "house"),
     "borders": ("border", "adjoin", "neighbor", "neighbour", "surround", "border on"),
@@ -58,7 +58,7 @@ VERBS: dict[str, tuple[str, ...]] = {
                     "open in", "make debut in", "translate into", "sell in", "develop in", "make in", "show in",
                     "perform in", "tour in", "play throughout"),
     "owns": ("own", "control"),  # to run, manage or operate a thing is to lead it, not to own it
-    "acquired": ("acquire", "buy", "purchase", "take over", "merge with"),
+    "acquired": ("acquire", "buy", "purchase", "take over"),
     "owned_by": ("own by", "run by", "manage by", "control by", "acquire by"),
     "leads": ("lead", "head", "chair", "command", "run", "manage", "operate", "govern", "rule", "oversee", "supervise",
               "reign", "preside over", "reign over", "captain", "coach", "conduct"),
@@ -67,7 +67,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "elected_to": ("elect to", "elect as", "elect in", "vote into", "nominate to"),
     "appointed_to": ("appoint to", "appoint as", "name to", "name as", "assign to", "select for", "choose for"),
     "served_in": ("serve in", "serve as", "serve with", "serve under", "serve at", "work as", "fight in",
-                  "fight for", "enlist in", "enter"),
+                  "fight for", "enlist in"),  # (one "entered Harvard" as a student: "enter" is only related_to)
     "represented": ("represent", "speak for"),
     "worked_for": ("work for", "work at", "employ by", "employ at", "hire by", "sign with", "sign for",
                    "sign by", "draft by", "draft to", "trade to", "loan to", "transfer to", "recruit by",

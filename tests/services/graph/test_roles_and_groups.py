@@ -193,3 +193,41 @@ def test_starring_x_as_y_and_z_as_w_pairs_each_actor_with_a_part(extractor):
     assert ("elizabeth olsen", "portrayed", "audrey williams") in found, found
     assert ("tom hiddleston", "portrayed", "elizabeth olsen") not in found, found
     assert ("i saw the light", "stars", "elizabeth olsen") in found, found
+
+
+def test_a_song_released_on_an_album_is_part_of_it_and_a_release_in_a_place_is_released_in(extractor):
+    _, facts = extract(extractor, '"Death of Samantha" is a song written by Yoko Ono and first released on her 1973 '
+                                  'album "Approximately Infinite Universe".', "Death of Samantha")
+    assert ("death of samantha", "part_of", "approximately infinite universe") in triples(facts), triples(facts)
+    _, facts = extract(extractor, 'The game was later released as "Act of War: Gold Edition", on 28 September 2007 in '
+                                  'Europe.', "Act of War: Direct Action")
+    assert not [f for f in triples(facts) if f[1] == "published_by" and f[2] == "europe"], triples(facts)
+
+
+def test_entering_merging_and_establishing_say_no_more_than_they_do(extractor):
+    _, facts = extract(extractor, "Theodore Roosevelt entered Harvard in 1876.", "Theodore Roosevelt")
+    assert not [f for f in triples(facts) if f[1] == "served_in"], triples(facts)
+    _, facts = extract(extractor, "After three seasons the NBDL merged with the National Basketball League.", "NBDL")
+    assert not [f for f in triples(facts) if f[1] in ("part_of", "acquired")], triples(facts)
+    _, facts = extract(extractor, "In 1996 the American Contract Bridge League (ACBL) established an official World "
+                                  "Computer-Bridge Championship.", "American Contract Bridge League")
+    assert not [f for f in triples(facts) if f[1] == "hosted"], triples(facts)
+
+
+def test_a_movement_after_a_nationality_and_a_continent_are_no_names_of_peoples(extractor):
+    _, facts = extract(extractor, "Joseph Stella was an Italian-born American Futurist painter.", "Joseph Stella")
+    assert not [f for f in triples(facts) if f[2] == "american futurist"], triples(facts)
+    _, facts = extract(extractor, "Vancouver International Airport is the only North American airport in the top 10 "
+                                  "and is a hub for Air Canada.", "Vancouver International Airport")
+    assert not [f for f in triples(facts) if f[1] == "nationality"], triples(facts)
+
+
+def test_dates_of_list_members_and_as_of_date_no_fact(extractor):
+    _, facts = extract(extractor, 'E. B. White was an American writer. He also wrote books for children, including '
+                                  '"Stuart Little" in 1945, "Charlotte\'s Web" in 1952, and "The Trumpet of the Swan" '
+                                  'in 1970.', "E. B. White")
+    dated = {(s, t): p["valid_from"] for s, r, t, p in facts if r == "wrote"}
+    assert dated.get(("e b white", "stuart little")) in (None, "1945-01-01"), dated
+    _, facts = extract(extractor, "As of 2013, the Houston Texans have sent 20 different players to the Pro Bowl.",
+                       "Houston Texans")
+    assert [p["valid_from"] for *_, p in facts] and not [p for *_, p in facts if p["valid_from"]], facts
