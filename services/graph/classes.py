@@ -75,6 +75,12 @@ for _label, _nouns in {
 COLLECTIVE_KINDS = {"org", "group"}
 
 
+# Two-word classes whose head alone says another kind ("a publishing house" is no building)
+for _noun in ("publishing house", "fashion house", "auction house", "trading house", "design house",
+              "record label", "dog breed", "cat breed", "horse breed"):
+    CLASS_TYPES[_noun] = "ENTITY" if _noun.endswith("breed") else "ORG"
+
+
 def class_label(noun: str) -> str | None:
     """The NER label a class noun stands for ("band" -> ORG), or None."""
     noun = noun.lower()
@@ -95,7 +101,8 @@ for _label, _nouns in {
     "GPE": "county province prefecture oblast governorate municipality township",
     "ORG": "university college school academy institute association society foundation corporation company "
            "inc ltd llc plc party league federation council committee ministry agency bank club orchestra choir "
-           "diocese airlines airways records pictures studios brewery government",
+           "diocese airlines airways records pictures studios brewery government band quintet quartet trio sextet "
+           "septet octet ensemble",
     "LAW": "act amendment",
     "EVENT": "war battle siege election elections festival olympics championship championships tournament "
              "awards games cup revolution rebellion massacre earthquake hurricane expedition",

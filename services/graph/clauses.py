@@ -94,7 +94,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     performer = stated.lemma_.lower() == "act" and not any(c.dep_ == "prep" and c.lower_ == "of" for c in stated.children)
     for subject in subject_refs:
         if class_label(stated.lemma_) and not performer:  # "were the main act": a performer, no law
-            resolver.context.state_class(subject, stated.lemma_)
+            kind_of = next((c.lower_ for c in stated.children if c.dep_ in ("compound", "amod") and c.i == stated.i - 1), "")
+            resolver.context.state_class(subject, stated.lemma_, kind_of)  # "a publishing house"
         if subject.topic and resolver.context.topic_phrase is None and noun.pos_ == "NOUN":
             of = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
                   if p.dep_ == "pobj" and p.pos_ == "NOUN"]  # "a genus of flowering plant"

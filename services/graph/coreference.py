@@ -57,10 +57,11 @@ class Context:
         self.recent.clear()
         self.classes.clear()
 
-    def state_class(self, ref: Ref, noun: str) -> None:
-        """The text says what ``ref`` is ("X is a band", "the pop band X"): that types it."""
+    def state_class(self, ref: Ref, noun: str, kind_of: str = "") -> None:
+        """The text says what ``ref`` is ("X is a band", "the pop band X"): that types it. ``kind_of`` is the word
+        before the noun, where the two name one class ("a publishing house" is a publisher, not a building)."""
         self.classes[noun.lower()] = ref
-        label = class_label(noun)
+        label = class_label(f"{kind_of} {noun}".strip()) or class_label(noun)
         if ref.topic and self.topic is not None:
             self.topic_class = self.topic_class or noun.lower()
             if label and not self.topic.stated:

@@ -42,13 +42,14 @@ from services.graph.text_parse import Offsets, aside_mentions, mentions, parse, 
 from services.graph.topic import first_subject, share_a_word, topic_spans
 from services.graph.type_evidence import (
     CHECKED,
-    a_chart,
+    appos_class,
     class_before,
     context_of_list,
     context_says,
     plural_group,
     same_type,
     shape_says,
+    untyped_head,
     written_as_term,
 )
 from services.graph.vocabulary import ARGUMENT_KINDS, INSTANCE_OF, POINT_EVENTS, RELATED_TO
@@ -270,13 +271,19 @@ class _Entities:
             tags += 3 * evidence.get(key, [])  # what its facts say it is outweighs two mentions' tags
             tags += 3 * [c for s in mine if (c := class_before(s, self.spans))]  # "rival network Ten"
             tags += 3 * ["ORG" for s in mine if plural_group(s)]  # "the Miami Dolphins": a team, whatever the tag
+            tags += 3 * [c for s in mine if (c := appos_class(s))]  # "his band, The Himalayans"
             # what supports the type beyond the tag (services/graph/type_evidence.py); the document decides
             context = {*evidence.get(key, []), *(c for s in mine for c in said[s.start])}
             # the commonest tag; a tie goes to a supported one, then to the first mention's (no set order)
             node.label = stated[0] if stated else (max(dict.fromkeys(tags), key=lambda c: (
                 tags.count(c), c in context or shape_says(node.name, c))) if tags else ENTITY)
-            if a_chart(node.name) and not stated:
-                node.label = ENTITY  # "the ARIA Singles Chart": neither an event nor a body
+            head = head_label(node.name.split())
+            if head and not stated and node.label not in (head, "WORK_OF_ART", CONCEPT) \
+                    and not (node.label == "PERSON" and len(node.name.split()) == 2):
+                node.label = head  # "The Nick Hexum Quintet" is a band whatever its list said (spans._typed's rule);
+                # a work keeps its type: "Party of Five", "Sleepover Club", "Act of War" are series and a game
+            if untyped_head(node.name) and not stated:
+                node.label = ENTITY  # "the ARIA Singles Chart", "the Jack Russell Terrier": no type of the tagger's
             if key in awards and not stated and node.label in _NO_AWARD and head_label(node.name.split()) is None:
                 node.label = ENTITY  # "won the Golden Shoe", "a nomination for Most Popular New Female Talent": a prize
             node.properties["stated"] = bool(stated)

@@ -140,11 +140,31 @@ def class_before(span: NameSpan, spans: list[NameSpan]) -> str | None:
     return class_label(doc[i].text) or _MORE_CLASSES.get(word)
 
 
-def a_chart(name: str) -> bool:
-    """A record chart ("ARIA Singles Chart", "UK Albums Chart"): a ranking, which the tagger calls an event or an
-    organisation; it stays untyped."""
+# Heads of names of no type the tagger knows: a record chart ("ARIA Singles Chart", a ranking it calls an event or
+# an organisation), a dog breed ("Chesapeake Bay Retriever", "Jack Russell Terrier": an organisation, a person)
+_UNTYPED_HEADS = {"chart", "charts", "terrier", "retriever", "spaniel", "hound", "mastiff", "collie", "poodle",
+                  "bulldog", "sheepdog", "schnauzer", "dachshund"}
+
+
+def untyped_head(name: str) -> bool:
+    """A name whose head says it is of no type the tagger has (see ``_UNTYPED_HEADS``): it stays untyped."""
     words = name.lower().split()
-    return len(words) > 1 and words[-1] in ("chart", "charts")
+    return len(words) > 1 and words[-1] in _UNTYPED_HEADS
+
+
+def appos_class(span: NameSpan) -> str | None:
+    """The organisation an appositive makes the name: "his band, The Himalayans" (the tagger: a people), which
+    outweighs the tag like a class noun before the name."""
+    if span.root is None:
+        return None
+    first = span.root
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    head = first.head
+    if first.dep_ == "appos" and head.pos_ == "NOUN" and head.text.islower() and head.i < first.i \
+            and class_label(head.text) == "ORG":
+        return "ORG"  # (only a body: 'the track "Highly Strung"' is a work, whatever "track" says elsewhere)
+    return None
 
 
 def plural_group(span: NameSpan) -> bool:

@@ -231,3 +231,27 @@ def test_dates_of_list_members_and_as_of_date_no_fact(extractor):
     _, facts = extract(extractor, "As of 2013, the Houston Texans have sent 20 different players to the Pro Bowl.",
                        "Houston Texans")
     assert [p["valid_from"] for *_, p in facts] and not [p for *_, p in facts if p["valid_from"]], facts
+
+
+@pytest.mark.parametrize(("text", "topic", "name", "label"), [
+    ("David Bryson is an American guitarist. Prior to forming Counting Crows with Adam Duritz, he produced recordings "
+     "by Duritz and his band, The Himalayans, from San Francisco, California.", "David Bryson", "Himalayans", "ORG"),
+    # (the tagger: NORP)
+    ("Nick Hexum is an American singer, currently the vocalist and guitarist for the band 311 and The Nick Hexum "
+     "Quintet.", "Nick Hexum", "Nick Hexum Quintet", "ORG"),  # a list's person
+    ("Two Dollar Radio is an independent mom-and-pop publishing house based in Columbus, Ohio.", "Two Dollar Radio",
+     "Two Dollar Radio", "ORG"),  # a house: a building
+    ("The American Russell Terrier Club, founded by JoAnn Stoll in 1995, was the first registry in the United States "
+     "to maintain the Russell Terrier as a separate breed from the Parson Russell Terrier. On January 1, 2001, the "
+     "United Kennel Club recognized the Russell Terrier as an official breed.", "American Russell Terrier Club",
+     "Russell Terrier", "ENTITY"),  # the tagger: a person
+])
+def test_a_band_a_publisher_and_a_breed_by_their_words(extractor, text, topic, name, label):
+    found = types(extractor, text, topic)
+    assert found[name] == label, found
+
+
+def test_a_works_name_with_a_bodys_head_stays_a_work(extractor):
+    found = types(extractor, 'Neve Campbell is a Canadian actress. She starred in the series "Party of Five".',
+                  "Neve Campbell")
+    assert found["Party of Five"] == "WORK_OF_ART", found
