@@ -40,6 +40,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
                 before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
                 refs = [before] if before else []
+            if subjects[0].lower_ == "which" and refs and all(r.label == "PERSON" for r in refs):
+                refs = _thing_above(qualified(node), resolver)  # "Dell Magazines, founded 1921 by George T.
+                # Delacorte, Jr., which had been acquired by …": a "which" is no person; the magazines were acquired
             return refs, passive, []
         if subjects:
             refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
@@ -67,6 +70,20 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
         break
     before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
+
+
+def _thing_above(name: Any, resolver: Resolver) -> list[Ref]:
+    """The nearest named thing (no person) the phrase around a person's name hangs on, a few heads up."""
+    node = name
+    for _ in range(5):
+        if node.head is node:
+            return []
+        node = node.head
+        if node.pos_ in ("NOUN", "PROPN"):
+            refs = resolver.refs(node)
+            if refs and all(r.label != "PERSON" for r in refs):
+                return refs
+    return []
 
 
 def _placed_noun(place: Any) -> Any | None:

@@ -242,8 +242,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
             # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
             label = verb_label(lemma, child.lower_, particle)
-            if label == "moved_to" and any(c.dep_ == "dobj" for c in verb.children):
-                label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico": the object moved
+            if label in ("moved_to", "worked_for") and any(c.dep_ == "dobj" for c in verb.children):
+                label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico", "they traded Tom
+                # Hammonds … to the Charlotte Hornets": the object moved, and the subject works for no one
             actors = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
                 if label == "portrayed" else []
             if actors:  # "a film … starring Tom Hiddleston as Hank Williams": the actor plays him, not the film

@@ -11,6 +11,7 @@ The ingestion time is never a date of a fact.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,9 @@ from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
 from llama_index.core.schema import BaseNode
 
 from services.graph.entities import entity_key
+from services.graph.extraction import TOPIC_KEY
 from services.graph.mentions import MENTIONS_KEY
+from services.graph.name_words import given_names
 from services.graph.resolution import DocEntity, match_existing, resolve_document
 from services.graph.spans import ENTITY, strip_titles
 from services.graph.temporal import dated_document
@@ -43,6 +46,13 @@ def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
             out.append((p["key"], ent.name, ent.label or ENTITY, bool(p.get("stated")), list(p.get("aliases") or []),
                         int(p.get("mentions") or 1), bool(p.get("topic")), p.get("confirmed"), bool(p.get("term"))))
     seen = {f[0] for f in out}
+    for topic in {n.metadata.get(TOPIC_KEY) or "" for n in nodes}:  # "the Presidency of Shimon Peres": a person
+        held = re.search(r"\bof ((?:[A-Z][\w'-]+ )+[A-Z][\w'-]+)$", topic)  # the topic names ("Peres")
+        name = held.group(1) if held else ""
+        key = entity_key(name)
+        if key and (key.split()[0] in given_names() or key.split()[-1] in seen) and key not in seen:
+            seen.add(key)
+            out.append((key, name, "PERSON", False, [], 1, False, None, False, True))
     for node in nodes:
         for m in node.metadata.get(MENTIONS_KEY, []):
             key = entity_key(strip_titles(m.name)) if m.type == "PERSON" else ""

@@ -71,6 +71,9 @@ def checked_label(t: Triple) -> Triple:
         # 'first released on her 1973 album "Approximately Infinite Universe"'; not "debuted on Billboard" (a chart)
         return replace(t, label="part_of" if any(w.startswith(("releas", "issu")) for w in t.raw.lower().split())
                        else RELATED_TO)
+    if t.label == "influenced_by" and t.raw.lower().endswith("based on") and (
+            end_kind(t.object) == "place" or t.object.name.lower() in place_names()):
+        return replace(t, label="based_in")  # "the first NFL team based on the West Coast": a place, no novel
     if t.label == "published_by" and (end_kind(t.object) == "place" or t.object.name.lower() in place_names()):
         return replace(t, label="released_in")  # "aired on the Fox network in the United States", "in Europe"
     if (t.label == "stars" and end_kind(t.subject) == "work" and end_kind(t.object) in ("work", "place", "event")) \

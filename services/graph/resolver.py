@@ -54,6 +54,17 @@ class Resolver:
                 return found[1]
         return None
 
+    def group_subject_before(self, pronoun: Any) -> Ref | None:
+        """The nearest team, band or body named as a subject earlier in the same sentence, for a "they" of a later
+        clause ("the Rams became the first NFL team on the West Coast after they relocated from Cleveland")."""
+        if pronoun.head.dep_ == "ROOT":
+            return None  # a main clause's "they" goes by the paragraph
+        for tok in reversed(pronoun.sent[: pronoun.i - pronoun.sent.start]):
+            found = self.by_token.get(tok.i)
+            if found and tok.dep_ in ("nsubj", "nsubjpass") and kind(found[1].label) in ("org", "group"):
+                return found[1]
+        return None
+
     def _reporter(self, pronoun: Any, ref: Ref) -> Ref | None | bool:
         """In "Hobbico announced it was acquiring X", "it" is the one who announced, not the paragraph's topic.
         For a subject pronoun of a reported clause whose reporter is another noun: the reporter when it is a
@@ -96,6 +107,9 @@ class Resolver:
                 subject = self.person_subject_before(tok)  # "Mr. Madison … did so; and, as he declared"
                 if subject is not None:
                     return [subject]
+            group = self.group_subject_before(tok) if word in PLURAL else None
+            if group is not None:
+                return [group]
             ref = self.context.pronoun(word) if word in PERSONAL | NEUTER | PLURAL else None
             if ref is not None and self.context.topic is None and word in NEUTER | PLURAL and (
                     _nearer_common_noun(tok) or (word in NEUTER and tok.dep_ not in SUBJECTS)):

@@ -255,3 +255,27 @@ def test_a_works_name_with_a_bodys_head_stays_a_work(extractor):
     found = types(extractor, 'Neve Campbell is a Canadian actress. She starred in the series "Party of Five".',
                   "Neve Campbell")
     assert found["Party of Five"] == "WORK_OF_ART", found
+
+
+def test_a_later_clauses_they_is_the_team_the_sentence_named(extractor):
+    _, facts = extract(extractor, "The 1946 NFL season was the 27th regular season of the National Football League. "
+                                  "Elmer Layden resigned as commissioner. Meanwhile, the Rams became the first NFL "
+                                  "team based on the West Coast after they relocated from Cleveland, Ohio, to Los "
+                                  "Angeles, California.", "1946 NFL season")
+    found = triples(facts)
+    assert ("rams", "moved_to", "los angeles") in found and not [f for f in found if f[0] == "elmer layden"], found
+    assert ("rams", "based_in", "west coast") in found, found  # "based on" a place, no novel
+
+
+def test_a_surname_in_a_topic_about_a_person_is_that_person(extractor):
+    text = ("The Presidency of Shimon Peres began after the Israeli presidential election, 2007 on 13 June 2007 in "
+            "which Peres defeated Reuven Rivlin and Colette Avital.")
+    found = types(extractor, text, "Presidency of Shimon Peres")
+    assert "Shimon Peres" in found and "Presidency of Shimon Peres" not in found, found
+
+
+def test_which_after_a_persons_name_is_no_person(extractor):
+    _, facts = extract(extractor, "Penny Publications is a magazine publisher, formed in 1996 as the joinder of Dell "
+                                  "Magazines, founded 1921 by George T. Delacorte, Jr., which had been acquired by "
+                                  "Crosstown Publications.", "Penny Publications")
+    assert not [f for f in triples(facts) if f[1] == "acquired" and "delacorte" in f[2]], triples(facts)
