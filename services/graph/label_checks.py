@@ -71,6 +71,11 @@ def checked_label(t: Triple) -> Triple:
         # 'first released on her 1973 album "Approximately Infinite Universe"'; not "debuted on Billboard" (a chart)
         return replace(t, label="part_of" if any(w.startswith(("releas", "issu")) for w in t.raw.lower().split())
                        else RELATED_TO)
+    words = t.raw.lower().split()
+    if t.label == "published_by" and "on" in words and t.object.label in ("PRODUCT", "ORG", ENTITY) \
+            and head_label(t.object.name.split()) != "ORG" and not any(w.startswith(("air", "broadcast")) for w in words):
+        return replace(t, label=RELATED_TO)  # "released in 1997 on the PlayStation and Microsoft Windows": a platform
+        # as likely as a label ("released on Columbia Records", whose head says so)
     if t.label == "influenced_by" and t.raw.lower().endswith("based on") and (
             end_kind(t.object) == "place" or t.object.name.lower() in place_names()):
         return replace(t, label="based_in")  # "the first NFL team based on the West Coast": a place, no novel

@@ -279,3 +279,9 @@ def test_which_after_a_persons_name_is_no_person(extractor):
                                   "Magazines, founded 1921 by George T. Delacorte, Jr., which had been acquired by "
                                   "Crosstown Publications.", "Penny Publications")
     assert not [f for f in triples(facts) if f[1] == "acquired" and "delacorte" in f[2]], triples(facts)
+
+
+def test_released_on_a_platform_names_no_publisher(extractor):
+    _, facts = extract(extractor, "Formula 1 97 is the second game in the series, released in 1997 on the PlayStation "
+                                  "and Microsoft Windows.", "Formula 1 97")
+    assert not [f for f in triples(facts) if f[1] == "published_by"], triples(facts)
