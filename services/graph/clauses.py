@@ -16,11 +16,13 @@ The dependency parse gives the clauses; :class:`Resolver` turns a token into the
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
 from services.graph.clause_shapes import (
+    PARTITIVE,
     absolute,
     behind_by,
     cast_pairs,
@@ -116,13 +118,16 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 elif span.label == "GPE" or span.text.lower() in place_names():  # "a New Zealand cook", "a Chicago
                     # band"; "Hong Kong cantopop singer" whatever the tagger called Hong Kong
                     held = "served_in" if noun.lemma_.lower() in _OFFICE_NOUNS else "comes_from"
+                    held = NATIONALITY if noun.lemma_.lower() in ("citizen", "national", "subject") else held
                     out.append(Triple(subject, held, raw, ref, frozenset()))  # "a United States Representative"
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
                     out.append(Triple(subject, TOOK_PART_IN, raw, ref, frozenset()))
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) == "PERSON":
                     out.append(Triple(subject, "member_of", raw, ref, frozenset()))  # "an NBA player"
-                elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT"):
-                    out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"
+                elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT") \
+                        and not _INDUSTRY.fullmatch(span.text):
+                    out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"; not "a
+                    # 1971 Bollywood romantic drama film": an industry
     for prep in (c for c in noun.children if c.dep_ == "prep"):
         if prep.lower_ == "of" and noun.lower_ in PEERAGES:
             continue  # "Maud Herbert, Countess of Northumberland": a title, not where she lived
@@ -232,8 +237,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 # verb between two parties, through "with" ("signed a treaty with Mexico")
                 light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
                 label = verb_label(lemma, None, particle)
-                if not (prep.lower_ == "of" or (prep.lower_ == "with" and label in BETWEEN_PARTIES)):
-                    label = RELATED_TO
+                if not (prep.lower_ == "of" or (prep.lower_ == "with" and label in BETWEEN_PARTIES)) \
+                        or child.lemma_.lower() in PARTITIVE | _PARTS:
+                    label = RELATED_TO  # "bought the Music division of Future US": a part of it, not Future US
                 label = light or label
                 for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
@@ -242,9 +248,10 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
             # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
             label = verb_label(lemma, child.lower_, particle)
-            if label in ("moved_to", "worked_for") and any(c.dep_ == "dobj" for c in verb.children):
+            if label in ("moved_to", "worked_for", "founded_in") and any(c.dep_ == "dobj" for c in verb.children):
                 label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico", "they traded Tom
-                # Hammonds … to the Charlotte Hornets": the object moved, and the subject works for no one
+                # Hammonds … to the Charlotte Hornets": the object moved, and the subject works for no one; "the
+                # Company established the rule in the city": the rule was founded there, not the Company
             actors = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
                 if label == "portrayed" else []
             if actors:  # "a film … starring Tom Hiddleston as Hank Williams": the actor plays him, not the film
@@ -295,6 +302,12 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
 # Adjectives the tagger calls a people that name no nation: games, continents
 _NO_NATIONS = {"olympic", "paralympic", "olympian", "north american", "south american", "latin american",
                "central american", "european", "asian", "african", "oceanian", "american continental"}
+
+# Parts of a body ("a division of", "a stake in"): what is done to them is not done to the whole
+_PARTS = {"division", "branch", "unit", "subsidiary", "stake", "share", "arm", "wing", "department", "assets"}
+
+# A film industry's name ("Bollywood", "Tollywood", "Hollywood", "Nollywood"): no maker of its films
+_INDUSTRY = re.compile(r"[A-Z][a-z]*(?:llywood|ollywood)|Hollywood|Sandalwood")
 
 # Offices a place before them is the seat of, not the holder's origin ("a United States Representative from Maine")
 _OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "assemblyman", "assemblywoman",

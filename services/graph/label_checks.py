@@ -73,7 +73,8 @@ def checked_label(t: Triple) -> Triple:
                        else RELATED_TO)
     words = t.raw.lower().split()
     if t.label == "published_by" and "on" in words and t.object.label in ("PRODUCT", "ORG", ENTITY) \
-            and head_label(t.object.name.split()) != "ORG" and not any(w.startswith(("air", "broadcast")) for w in words):
+            and head_label(t.object.name.split()) != "ORG" \
+            and not any(w.startswith(("air", "broadcast", "show", "screen", "televis", "stream")) for w in words):
         return replace(t, label=RELATED_TO)  # "released in 1997 on the PlayStation and Microsoft Windows": a platform
         # as likely as a label ("released on Columbia Records", whose head says so)
     if t.label == "influenced_by" and t.raw.lower().endswith("based on") and (
@@ -95,6 +96,8 @@ def checked_label(t: Triple) -> Triple:
     if t.label == "starred_in" and t.subject.label == "ORG" and end_kind(t.subject) in ("org", None):
         return replace(t, label=RELATED_TO)  # "a basketball team that plays in the Basketball Bundesliga": no role
     if t.label == "signed" and kind(t.object.label) == "person":
+        if not any(w.startswith("sign") for w in t.raw.lower().split()):
+            return replace(t, label=RELATED_TO)  # "the film introduces Selina Kyle": no treaty, and no one hired
         return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
     for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
         if wanted and _contradicts(kind(wanted), ref):

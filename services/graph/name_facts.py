@@ -27,7 +27,11 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     # a company, a brand, a place is owned
                     owned = RELATED_TO if kind(ref.label) == "work" else "owned_by"
                     out.append(Triple(ref, owned, raw, owner, frozenset()))
-            elif child.dep_ == "appos" and child.i not in resolver.by_token:
+            elif child.dep_ == "appos" and child.i not in resolver.by_token and not any(
+                    g.dep_ in ("conj", "appos", "compound") and g.i > child.i and g.i in resolver.by_token
+                    and g.pos_ == "PROPN" and not any(c.dep_ == "prep" and child.i < c.i < g.i for c in child.children)
+                    for g in child.children):
+                # (not "Nigella Lawson, American chef and food writer Anthony Bourdain": the noun titles the next name)
                 out += noun_facts([ref], child, resolver, frozenset())
             elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):
                 for owner in child.children:

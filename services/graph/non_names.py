@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES
-from services.graph.name_words import _COMMON, _OFFICES, _RANKS, _RULERS, _TITLES, common_words
+from services.graph.name_words import _COMMON, _OFFICES, _RANKS, _RULERS, _TITLES, common_words, given_names
 
 
 def is_office(tokens: Any) -> bool:
@@ -38,12 +38,15 @@ def is_job_title(tokens: Any) -> bool:
     person noun, none of them tagged a person; or, tagged one, English words only in a class the sentence gives
     ("Asad Shan is a British Actor, Fashion Model, TV presenter")."""
     head = tokens[-1]
-    if not (len(tokens) > 1 and CLASS_TYPES.get(head.lower_) == "PERSON" and head.tag_ in ("NN", "NNP")):
+    if not (len(tokens) > 1 and (CLASS_TYPES.get(head.lower_) == "PERSON" or head.lower_ in _OFFICES)
+            and head.tag_ in ("NN", "NNP")):
         return False
     if not any(t.ent_type_ == "PERSON" for t in tokens):
         return True
     return all(t.lower_ in common_words() for t in tokens) and (
-        head.dep_ == "attr" or (head.dep_ in ("conj", "appos") and CLASS_TYPES.get(head.head.lower_) == "PERSON"))
+        head.dep_ == "attr" or (head.dep_ in ("conj", "appos") and CLASS_TYPES.get(head.head.lower_) == "PERSON")
+        or (tokens[0].lower_ not in given_names() and head.lower_.endswith(("er", "or", "ist", "ian", "ant", "ent"))))
+    # "been Creative Producer and …", "Nuclear Safety Inspector" (an occupation's word: not "Gossip Girl")
 
 
 def is_place_word(tok: Any) -> bool:

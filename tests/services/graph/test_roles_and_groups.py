@@ -285,3 +285,33 @@ def test_released_on_a_platform_names_no_publisher(extractor):
     _, facts = extract(extractor, "Formula 1 97 is the second game in the series, released in 1997 on the PlayStation "
                                   "and Microsoft Windows.", "Formula 1 97")
     assert not [f for f in triples(facts) if f[1] == "published_by"], triples(facts)
+
+
+def test_a_title_before_the_next_name_in_a_list_is_that_names(extractor):
+    _, facts = extract(extractor, "The Taste is a cooking show. The judges are English chef and TV personality Nigella "
+                                  "Lawson, American chef and food writer Anthony Bourdain and French chef Ludo "
+                                  "Lefebvre.", "The Taste")
+    assert ("nigella lawson", "nationality", "american") not in triples(facts), triples(facts)
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong"), [
+    ("Pyar Ki Kahani is a 1971 Bollywood romantic drama film directed by Ravikant Nagaich.", "Pyar Ki Kahani",
+     ("bollywood", "created", "pyar ki kahani")),  # an industry makes no film
+    ("Manasse Herbst was a singer. Later he became a US citizen.", "Manasse Herbst",
+     ("manasse herbst", "comes_from", "united states")),  # a citizen's country is a nationality
+    ("In 2012, NewBay Media bought the Music division of Future US.", "NewBay Media",
+     ("newbay media", "acquired", "future us")),  # a division, not the company
+    ("The Dark Knight Rises is a 2012 film. The film introduces Selina Kyle (Anne Hathaway).", "The Dark Knight Rises",
+     ("dark knight rises", "employs", "selina kyle")),  # introducing hires no one
+    ("Ahmedabad is a city. The city again progressed when the British East India Company established the rule in the "
+     "city (1818-1857).", "Ahmedabad", ("british east india company", "founded_in", "ahmedabad")),
+])
+def test_a_label_the_words_around_it_refute(extractor, text, topic, wrong):
+    _, facts = extract(extractor, text, topic)
+    assert wrong not in triples(facts), triples(facts)
+
+
+def test_a_capitalised_job_title_is_no_name(extractor):
+    entities, _ = extract(extractor, "Homer Simpson is a character. In this episode, Homer is promoted to his current "
+                                     "position as Nuclear Safety Inspector for the entire power plant.", "Homer Simpson")
+    assert "nuclear safety inspector" not in entities, sorted(entities)
