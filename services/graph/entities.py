@@ -20,7 +20,9 @@ def entity_key(name: str) -> str:
     key = re.sub(r"'s$", "", key.strip())
     key = re.sub(r"[.\u00b7]", " ", key)
     key = re.sub(r"[^\w\s&'-]", " ", key)
-    key = " ".join(key.split()).strip("'")  # "the 'Preparatory School'": the quotation marks are no part of it
+    key = " ".join(key.split())
+    if re.match(r"'\w", key):  # "the 'Preparatory School'": the quotation marks are no part of it
+        key = key[1:].removesuffix("'")
     if key in ALIASES:  # aliases that start with an article ("the states") match before it is dropped
         return ALIASES[key]
     key = _LEADING.sub("", key)
@@ -29,6 +31,6 @@ def entity_key(name: str) -> str:
 
 def display_name(name: str) -> str:
     name = " ".join(name.split())
-    if name[:1] in "'‘" and len(name) > 2 and ("'" not in name[1:-1] and "’" not in name[1:-1]):
+    if name[:1] in "'‘" and len(name) > 2 and name[1].isalpha() and ("'" not in name[1:-1] and "’" not in name[1:-1]):
         name = name[1:].rstrip("'’")  # "'Preparatory School", "'Pre-Prep'": quotation marks left on the name
     return _LEADING.sub("", name) if name[:1].islower() or name.lower().startswith("the ") else name
