@@ -8,8 +8,8 @@ import pytest
 
 from services.graph.extraction import SpacyTemporalExtractor
 from services.graph.spans import is_name
-from tests.services.graph.test_fact_precision import names
 from tests.services.graph.test_fact_quality import extract, triples
+from tests.services.graph.test_name_precision import names
 
 
 @pytest.fixture(scope="module")

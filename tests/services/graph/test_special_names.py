@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from services.graph.extraction import SpacyTemporalExtractor
-from tests.services.graph.test_fact_precision import names
 from tests.services.graph.test_fact_quality import extract, triples
+from tests.services.graph.test_name_precision import names
 from tests.utils.graph import ingest
 
 
