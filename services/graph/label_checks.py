@@ -60,28 +60,19 @@ def checked_label(t: Triple) -> Triple:
     """``t`` with a label its ends refute turned to ``related_to`` ("Mexico child_of Spain" from "that Mexico had
     borne to Spain", "played_for Kenan Memorial Stadium", "competed_in Berlin"), or a sense its ends choose
     ("the Lakers signed Mitch Richmond": employs, no treaty; "the director of a film": directed)."""
+    words = t.raw.lower().split()
     if t.label == "founded" and end_kind(t.object) == "event":
-        words = t.raw.lower().split()
         if any(w.startswith(("organis", "organiz", "stag")) for w in words):
             return replace(t, label="hosted")  # "Hong Kong successfully organised the V East Asian Games": it hosted
         if any(w.startswith(("start", "began", "begin", "begun")) for w in words):
             return replace(t, label=RELATED_TO)  # "the Magic started the season": no one founds a season
         return t  # "the ACBL established an official World Computer-Bridge Championship": it founded it
-    if t.label == "published_by" and (t.object.label == "WORK_OF_ART" or head_label(t.object.name.split()) == "WORK_OF_ART"):
-        # 'first released on her 1973 album "Approximately Infinite Universe"'; not "debuted on Billboard" (a chart)
-        return replace(t, label="part_of" if any(w.startswith(("releas", "issu")) for w in t.raw.lower().split())
-                       else RELATED_TO)
-    words = t.raw.lower().split()
-    if t.label == "published_by" and "on" in words and t.object.label in ("PRODUCT", "ORG", ENTITY) \
-            and head_label(t.object.name.split()) != "ORG" \
-            and not any(w.startswith(("air", "broadcast", "show", "screen", "televis", "stream")) for w in words):
-        return replace(t, label=RELATED_TO)  # "released in 1997 on the PlayStation and Microsoft Windows": a platform
-        # as likely as a label ("released on Columbia Records", whose head says so)
-    if t.label == "influenced_by" and t.raw.lower().endswith("based on") and (
-            end_kind(t.object) == "place" or t.object.name.lower() in place_names()):
+    if t.label == "published_by":
+        sense = _published_sense(t, words)
+        if sense is not None:
+            return replace(t, label=sense)
+    if t.label == "influenced_by" and t.raw.lower().endswith("based on") and _a_place(t.object):
         return replace(t, label="based_in")  # "the first NFL team based on the West Coast": a place, no novel
-    if t.label == "published_by" and (end_kind(t.object) == "place" or t.object.name.lower() in place_names()):
-        return replace(t, label="released_in")  # "aired on the Fox network in the United States", "in Europe"
     if (t.label == "stars" and end_kind(t.subject) == "work" and end_kind(t.object) in ("work", "place", "event")) \
             or (t.label == "portrayed" and end_kind(t.object) == "work" and t.raw.startswith("starring")):
         # two singles the parse ran into one list ('"Mic Jack" featuring Adam Levine, … and "Kill Jill"'); a title
@@ -96,7 +87,7 @@ def checked_label(t: Triple) -> Triple:
     if t.label == "starred_in" and t.subject.label == "ORG" and end_kind(t.subject) in ("org", None):
         return replace(t, label=RELATED_TO)  # "a basketball team that plays in the Basketball Bundesliga": no role
     if t.label == "signed" and kind(t.object.label) == "person":
-        if not any(w.startswith("sign") for w in t.raw.lower().split()):
+        if not any(w.startswith("sign") for w in words):
             return replace(t, label=RELATED_TO)  # "the film introduces Selina Kyle": no treaty, and no one hired
         return replace(t, label="employs")  # "the Lakers signed All-Star guard Mitch Richmond": a player, no treaty
     for wanted, ref in zip(_CHECKED_KINDS.get(t.label, (None, None)), (t.subject, t.object), strict=True):
@@ -115,6 +106,26 @@ def checked_label(t: Triple) -> Triple:
         if a and b and a != b:
             return replace(t, label=RELATED_TO)
     return t
+
+
+def _published_sense(t: Triple, words: list[str]) -> str | None:
+    """The label a "published by / released on" fact takes from what its object is, or None to keep it."""
+    if t.object.label == "WORK_OF_ART" or head_label(t.object.name.split()) == "WORK_OF_ART":
+        # 'first released on her 1973 album "Approximately Infinite Universe"'; not "debuted on Billboard" (a chart)
+        return "part_of" if any(w.startswith(("releas", "issu")) for w in words) else RELATED_TO
+    if "on" in words and t.object.label in ("PRODUCT", "ORG", ENTITY) and head_label(t.object.name.split()) != "ORG" \
+            and not any(w.startswith(("air", "broadcast", "show", "screen", "televis", "stream")) for w in words):
+        return RELATED_TO  # "released in 1997 on the PlayStation and Microsoft Windows": a platform as likely as a
+        # label ("released on Columbia Records", whose head says so)
+    if _a_place(t.object):
+        return "released_in"  # "aired on the Fox network in the United States", "in Europe"
+    return None
+
+
+def _a_place(ref: Ref) -> bool:
+    """A place by its head or a trustworthy tag, or a name of the gazetteer (the tagger calls a club by its city,
+    so a GPE tag alone says nothing)."""
+    return end_kind(ref) == "place" or ref.name.lower() in place_names()
 
 
 def end_kind(ref: Ref) -> str | None:
