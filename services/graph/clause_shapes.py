@@ -209,3 +209,13 @@ def naming_the(noun: Any) -> bool:
     """A bare "the city of X" names X (where "the largest city of Texas" and "a city of Germany" place a city)."""
     return any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) and not any(
         c.dep_ in ("amod", "compound", "nummod", "nmod", "poss") for c in noun.children)
+
+
+def locates_object(prep: Any, verb: Any, resolver: Resolver) -> bool:
+    """An "in" after a comma that says where the verb's named object is: "studied at the Musicians Institute, in
+    Hollywood" (the institute is in Hollywood; he did not study at Hollywood)."""
+    if prep.lower_ != "in" or prep.i < 2 or prep.doc[prep.i - 1].text != ",":
+        return False
+    before = prep.doc[prep.i - 2]
+    return before.i in resolver.by_token and before.dep_ == "pobj" and before.head.dep_ == "prep" \
+        and before.head.head.i == verb.i and before.head.lower_ in ("at", "for", "with", "from")

@@ -29,6 +29,7 @@ from services.graph.clause_shapes import (
     comparison,
     container,
     describing,
+    locates_object,
     name_before_by,
     naming_the,
     qualifier,
@@ -268,10 +269,13 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue
             if lemma in ("be", "do") and label == RELATED_TO:
                 continue  # "as New Orleans does to the Mississippi": the verb stands for another, unsaid
+            if child.i < verb.i and label == "released_in" and any(
+                    class_label(p.lemma_) == "WORK_OF_ART" for p in child.children if p.dep_ == "pobj"):
+                continue  # "In the episode, Homer makes a wish": the story's scene, no release
             if child.i < verb.i and label == RELATED_TO and child.lower_ in SCENE:
                 continue  # "In the United States, education reform acknowledges …": a scene, no relation (but
                 # "To the Cherokees, … the United States have granted": the fronted object is one)
-            if absolute(child, verb):
+            if absolute(child, verb) or locates_object(child, verb, resolver):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
             pobjs = [p for p in with_conj(c for c in child.children if c.dep_ == "pobj")
                      if not describing(p, resolver) and not behind_by(child, p)]

@@ -134,6 +134,9 @@ def _with_day(span: Any) -> str:
     if span.start >= 2 and doc[span.start - 1].lower_ == "of" and re.fullmatch(r"\d{1,2}(st|nd|rd|th|d)?",
                                                                                doc[span.start - 2].lower_):
         return f"{doc[span.start - 2].text} of {span.text}"
+    if span.start >= 2 and len(span) > 1 and doc[span.start - 1].lower_ in ("and", "&") \
+            and re.fullmatch(r"\d{1,2}", doc[span.start - 2].text) and re.fullmatch(r"\d{1,2}", span[0].text):
+        return " ".join([doc[span.start - 2].text, *(t.text for t in span[1:])])  # "on 23 and" + "24 May 2012": the 23rd
     return str(span.text)
 
 

@@ -103,8 +103,11 @@ def checked_label(t: Triple) -> Triple:
                 return replace(t, label=RELATED_TO)
     if t.label in _SAME_KIND:
         a, b = end_kind(t.subject), end_kind(t.object)
-        if a and b and a != b:
-            return replace(t, label=RELATED_TO)
+        if (a and b and a != b) or (words[:1] and words[0].startswith("follow") and b == "person" and a != "person"):
+            return replace(t, label=RELATED_TO)  # "the series follows R'shiel Tenragan": its story, no successor
+    if t.label == "connects" and words[:1] and words[0].startswith("serv") \
+            and (end_kind(t.subject) in ("org", "work", "person", "event", "group") or t.subject.label == "ORG"):
+        return replace(t, label=RELATED_TO)  # "WRVU serves Vanderbilt University": a station's public, no route
     return t
 
 

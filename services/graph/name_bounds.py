@@ -17,6 +17,12 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostro
 _INSTITUTIONS = {"parliament", "government", "senate", "congress", "assembly", "cabinet", "legislature", "army",
                  "navy", "church", "crown", "council", "judiciary", "police", "republic", "kingdom", "bank", "peerage",
                  "baronetage"}
+# A division of a place, named with the place after "of" ("the Royal Borough of Kensington & Chelsea")
+_DIVISIONS = {"borough", "district", "county", "province", "region", "municipality", "principality", "duchy",
+              "diocese", "archdiocese", "prefecture", "canton", "governorate", "oblast", "emirate", "shire", "territory"}
+# Classes named by a Roman numeral after them ("Grade I", "Division II", "Part III")
+_NUMBERED_CLASSES = {"grade", "class", "division", "category", "part", "phase", "tier", "book", "volume", "series"}
+_ROMAN = re.compile(r"(?:X{0,2})(?:IX|IV|V?I{1,3}|V|X)\*?")
 _NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
 
 
@@ -55,7 +61,7 @@ def numbered(doc: Any, start: int, end: int) -> bool:
     if end >= len(doc) or end == start or doc[end].head.i not in range(start, end + 1):
         return False
     tok, last = doc[end], doc[end - 1]
-    if re.fullmatch(r"[A-Z]{2,4}", last.text) and re.fullmatch(r"\d{1,3}", tok.text) and last.whitespace_:
+    if re.fullmatch(r"[A-Z]{2,4}", last.text) and re.fullmatch(r"\d{1,3}[A-Z]?", tok.text) and last.whitespace_:
         return True
     return tok.lower_ in _NUMBER_WORDS and tok.text[:1].isupper() and is_propn(last) and not tok.is_sent_start
 
@@ -103,6 +109,13 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end = next(e.end for e in doc.ents if e.start == end + 1)
         elif institution_end(doc, start, end) > end:
             end = institution_end(doc, start, end)
+        elif tok.lower_ == "of" and doc[end - 1].lower_ in _DIVISIONS and label != "PERSON" and end + 1 < len(doc) \
+                and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("GPE", "LOC", "ORG", "FAC"):
+            # "the Royal Borough" + "of Kensington & Chelsea" (tagged a body): a division is named with its place
+            end = next(e.end for e in doc.ents if e.start == end + 1)
+        elif doc[end - 1].lower_ in _NUMBERED_CLASSES and _ROMAN.fullmatch(tok.text) and end - start <= 2:
+            end += 1  # "a Grade I listed building", "NCAA Division II": the numeral is the class's name
+            break
         elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
             end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name
         elif tok.lower_ == "by" and any(t.lower_ in ("best", "outstanding") for t in doc[start:end]) \
@@ -136,6 +149,9 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end += 2  # "University of Wisconsin–Stevens Point"
         while end < len(doc) and is_propn(doc[end]) and doc[end].ent_iob_ != "B":
             end += 1
+    if end + 1 < len(doc) and doc[end].text in ("'", "’") and re.fullmatch(r"\d\d", doc[end + 1].text) \
+            and not doc[end].whitespace_ and doc[end - 1].whitespace_ and label != "PERSON":
+        end += 2  # "Canada-Russia '72", "Woodstock '99": a year cut to two digits is the title's
     if label == "PERSON" and end - start == 1 and start >= 1 and doc[start - 1].lower_ in ("dr.", "mr.", "mrs.", "ms."):
         start -= 1  # "Dr. Dre" is the name; a person's key leaves the honorific out
     if start >= 1 and not doc[start - 1].whitespace_ and doc[start - 1].text[:1].isupper() \
@@ -183,6 +199,21 @@ def _after_office(doc: Any, start: int, end: int) -> int:
     if i == start or end - i < 2 or doc[i].lower_ not in given_names() or not all(is_propn(t) for t in doc[i:end]):
         return start
     return i
+
+
+def numbered_start(doc: Any, start: int, end: int) -> int:
+    """Where a numbered unit's name starts: over its ordinal and the place that owns it ("California's 26th
+    Congressional District", "the 7th Cavalry Regiment"); only for the units _NUMBERED lists, so "Jordan's 6th NBA
+    Championship" stays a championship."""
+    if doc[end - 1].lower_ not in _NUMBERED:
+        return start
+    if start >= 1 and _ORDINAL.fullmatch(doc[start - 1].text) and doc[start - 1].head.i in range(start, end):
+        start -= 1
+    if not _ORDINAL.fullmatch(doc[start].text) or start < 2 or doc[start - 1].tag_ != "POS":
+        return start
+    place = next((e for e in doc.ents if e.end == start - 1 and e.label_ == "GPE"), None)
+    owner = doc[start - 2]
+    return place.start if place is not None and owner.dep_ == "poss" and owner.head.i in range(start, end) else start
 
 
 def given_before(doc: Any, start: int, end: int) -> bool:

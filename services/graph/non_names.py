@@ -28,9 +28,20 @@ def is_capitalised_class(tokens: Any) -> bool:
     words = [t for t in tokens if t.text != "-"]
     if len(words) > 3:
         return False
+    if len(words) == 2 and words[0].lower_.endswith("s") and CLASS_TYPES.get(words[0].lower_[:-1]) == "PERSON" \
+            and CLASS_TYPES.get(words[1].lower_) == "ORG" and words[0].ent_type_ == "ORG":
+        return False  # "the Musicians Institute", "the Writers Guild": a body of its members, tagged one
     return all(any(w in CLASS_TYPES or w in _TITLES or w in _COMMON or w in _OFFICES
                    for w in (t.lower_, t.lemma_.lower(), t.lower_[:-1] if t.lower_.endswith("s") else t.lower_))
                for t in words)
+
+
+# A team sport's positions, written in capitals ("Defensive Back", "Wide Receiver", "Left Wing")
+_PLAY_SIDES = {"defensive", "offensive", "wide", "running", "tight", "left", "right", "centre", "center", "inside",
+               "outside", "middle", "free", "strong", "nose", "attacking", "defending", "full", "half", "relief",
+               "starting"}
+_POSITIONS = {"back", "end", "tackle", "guard", "linebacker", "receiver", "safety", "midfielder", "defender",
+              "forward", "winger", "wing", "half", "fielder", "centre", "center", "pitcher", "lineman"}
 
 
 def is_job_title(tokens: Any) -> bool:
@@ -38,6 +49,8 @@ def is_job_title(tokens: Any) -> bool:
     person noun, none of them tagged a person; or, tagged one, English words only in a class the sentence gives
     ("Asad Shan is a British Actor, Fashion Model, TV presenter")."""
     head = tokens[-1]
+    if len(tokens) == 2 and tokens[0].lower_ in _PLAY_SIDES and head.lower_.rstrip("s") in _POSITIONS:
+        return True  # "started 6 games at Defensive Back": a playing position
     if not (len(tokens) > 1 and (CLASS_TYPES.get(head.lower_) == "PERSON" or head.lower_ in _OFFICES)
             and head.tag_ in ("NN", "NNP")):
         return False

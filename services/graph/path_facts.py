@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.graph.clause_shapes import behind_by, name_before_by, naming_the
+from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
 from services.graph.coreference import Ref
 from services.graph.resolver import SUBJECTS, Resolver, Triple, possessor
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
@@ -67,7 +67,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "was adapted into a musical by James Bourne": the musical's authors, not the album's
         seen.add(obj.name.lower())
         top = path[-1]
-        if top.pos_ == "ADP" and behind_by(top, tok):
+        if top.pos_ == "ADP" and (behind_by(top, tok) or locates_object(top, verb, resolver)):
             continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
         if top.pos_ == "ADP":
             label = verb_label(verb.lemma_.lower(), top.lower_)

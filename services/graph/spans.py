@@ -25,6 +25,7 @@ from services.graph.name_bounds import (
     institution_end,
     is_propn,
     named_end,
+    numbered_start,
     office_body,
     place_before,
     postnominal,
@@ -116,6 +117,13 @@ def name_spans(doc: Any) -> list[NameSpan]:
                      and not t.text[:1].isupper()), None)  # "Best Animated Feature": a capital is the name's
         if verb is not None and doc[verb - 1].text != "&":  # not "Give & Get"
             end = verb
+        cut = next((t.i for t in doc[start + 1:end - 1] if t.text == "as"), None)
+        if cut is not None and ent.label_ != "WORK_OF_ART":
+            end = cut  # "the American Russell Terrier Club as Foundation stock": a body's name has no "as" (a title may)
+        inner = [t.i for t in doc[start + 1:end - 1] if t.pos_ == "NOUN" and t.is_lower and t.is_alpha
+                 and doc[t.i - 1].whitespace_ and t.whitespace_]  # (not "Latter-day Saints")
+        if inner and ent.label_ in ("ORG", "PERSON", "GPE", "FAC", "LOC", "NORP") and is_propn(doc[inner[-1] + 1]):
+            start = inner[-1] + 1  # "for Kreisliga club TSV Burgau": a league and a common noun before the club's name
         if end <= start:
             continue
         label = ent.label_
@@ -161,6 +169,10 @@ def name_spans(doc: Any) -> list[NameSpan]:
             spans.append(NameSpan(seat + 1, end, doc[seat + 1:end].text, ENTITY, doc[seat + 1:end].root))
             taken.update(range(seat + 1, end))  # the seat: "Wide Bay"
         end = seat
+        if numbered_start(doc, start, end) < start:
+            start = numbered_start(doc, start, end)  # "California's 26th Congressional District"
+            spans = [s for s in spans if not start <= s.start < end]
+            taken.difference_update(range(start, end))
         place = place_before(doc, start, end)
         if place is not None:  # "Oregon" + "City High School": a place that modifies the body's head is in its name
             spans = [s for s in spans if s.start != place.start]
@@ -195,6 +207,10 @@ def name_spans(doc: Any) -> list[NameSpan]:
             i += 1
             continue
         j = chain_end(doc, i, taken)
+        if numbered_start(doc, i, j) < i:
+            i = numbered_start(doc, i, j)  # "California’s 26th Congressional District"
+            spans = [s for s in spans if not i <= s.start < j]
+            taken.difference_update(range(i, j))
         place = place_before(doc, i, j)
         if place is not None:
             spans = [s for s in spans if s.start != place.start]  # "Oregon" + "City High School"
@@ -382,11 +398,27 @@ def quoted_titles(doc: Any) -> list[NameSpan]:
         text = " ".join(doc[start:end].text.split())
         if not is_name(text):
             continue
+        chart = _chart_end(doc, tok.i + 1) if end - start == 1 else None
+        if chart is not None:  # 'on the "Billboard" 200', '"Billboard" Hot 100': the chart, not the magazine
+            text = " ".join([text, *(t.text for t in doc[tok.i + 1:chart])])
+            end = chart
         before = doc[start - 2] if start >= 2 else None  # the word before the opening quotation mark
         named = CLASS_TYPES.get(before.lower_) if before is not None and before.pos_ == "NOUN" else None
         label = named if named and named not in ("WORK_OF_ART", "PRODUCT", "EVENT", "LAW") else "WORK_OF_ART"
         out.append(NameSpan(start, end, text, label, doc[start:end].root))  # 'the space duo "Future Folk"': a band
     return out
+
+
+def _chart_end(doc: Any, i: int) -> int | None:
+    """Where a chart's number ends after a quoted magazine's name: up to two capitalised words, then a number of
+    at most three digits ('"Billboard" 200', '"Billboard" Hot 100'); None when no number follows."""
+    j = i
+    while j < len(doc) and j - i < 2 and doc[j].is_alpha and doc[j].text[:1].isupper():
+        j += 1
+    if j >= len(doc) or not re.fullmatch(r"[1-9]\d{0,2}", doc[j].text) \
+            or (j + 1 < len(doc) and doc[j + 1].tag_ == "NNS"):  # not '"Billboard" 5 times'
+        return None
+    return j + 1
 
 
 def strip_titles(name: str) -> str:

@@ -39,6 +39,8 @@ _ORDINAL = r"(?:st|nd|rd|th|d)?"  # "the 2d of September, 1789" in older English
 _WRITTEN_DATE = re.compile(rf"\b{_MONTHS}\.? \d{{1,2}}{_ORDINAL},? \d{{4}}\b|"
                            rf"\b\d{{1,2}}{_ORDINAL} (?:of )?{_MONTHS}\.?,? \d{{4}}\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTHS}\.?,? (\d{{4}})\b")
+# Two days of one month: the first is the start ("on 23 and 24 May 2012", "May 23–24, 2012")
+_DAY_PAIR = re.compile(rf"\b(\d{{1,2}}{_ORDINAL})\s*(?:and|or|to|–|-)\s*\d{{1,2}}{_ORDINAL}\b(?=\s+{_MONTHS}|,?\s+\d{{4}})")
 
 
 YEAR, MONTH, DAY = "year", "month", "day"
@@ -59,6 +61,7 @@ def dated_text(text: str) -> tuple[str, str] | None:
             return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))).isoformat(), DAY
         except ValueError:
             pass
+    text = _DAY_PAIR.sub(r"\1", text)
     written = _WRITTEN_DATE.search(text)
     month = None if written else _MONTH_YEAR.search(text)
     if written or month:  # parse only the matched date, so other numbers in the sentence cannot leak in
