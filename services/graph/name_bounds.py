@@ -10,6 +10,7 @@ from typing import Any
 from services.graph.classes import CLASS_TYPES, head_label
 from services.graph.name_words import _DEMONYM, _NUMBERED, _OFFICES, _POSTNOMINALS, _RANKS, _TITLES, given_names
 
+_CODED = re.compile(r"[A-Z][A-Za-z]?-\d{1,3}")  # an age class or a model: "FIFA U-20 World Cup", "the F-16"
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
 
 
@@ -76,7 +77,8 @@ def _joined(doc: Any, first: int, last: int) -> bool:
 
 
 def is_propn(tok: Any) -> bool:
-    return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)))
+    return bool(tok.pos_ == "PROPN" and tok.text[:1].isupper() and (tok.is_alpha or _WORD.fullmatch(tok.text)
+                                                                    or _CODED.fullmatch(tok.text)))
 
 
 def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:

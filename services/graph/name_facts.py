@@ -32,6 +32,11 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     and g.pos_ == "PROPN" and not any(c.dep_ == "prep" and child.i < c.i < g.i for c in child.children)
                     for g in child.children):
                 # (not "Nigella Lawson, American chef and food writer Anthony Bourdain": the noun titles the next name)
+                role = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "as" and c.i < child.i), None)
+                if role is not None:  # "stars Taron Egerton as Eddie Edwards, a British skier": the part's, if named
+                    out += [t for p in role.children if p.dep_ == "pobj" and p.i in resolver.by_token
+                            for t in noun_facts([resolver.by_token[p.i][1]], child, resolver, frozenset())]
+                    continue
                 out += noun_facts([ref], child, resolver, frozenset())
             elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):
                 for owner in child.children:

@@ -224,7 +224,10 @@ def name_spans(doc: Any) -> list[NameSpan]:
                 or _portfolio(doc, i, j):
             i = j  # "Minister of Defense", "Commissioner for Crown Lands and Immigration": the office's field,
             continue  # not a named thing
-        if i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
+        if i >= 1 and _league_before(doc, i, j) and any(s.start == i - 1 and s.end == i for s in spans):
+            spans = [s for s in spans if s.start != i - 1]  # "the NFL All-Star Game": the league's own event
+            i -= 1
+        elif i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
                 and doc[i - 1].i not in taken and j - i > 1:
             i -= 1  # "Turkish Women's Basketball League"
         if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
@@ -249,6 +252,13 @@ def name_spans(doc: Any) -> list[NameSpan]:
 # Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)
 _PORTFOLIO_TITLES = {"minister", "ministers", "commissioner", "secretary", "ministry", "department", "spokesperson",
                      "spokesman", "spokeswoman", "undersecretary"}
+
+
+def _league_before(doc: Any, i: int, j: int) -> bool:
+    """A body's acronym the parse makes part of the name after it ("the NFL All-Star Game", "the NBA Draft")."""
+    tok = doc[i - 1]
+    return tok.ent_type_ == "ORG" and tok.is_upper and tok.is_alpha and 2 <= len(tok) <= 5 and tok.dep_ == "compound" \
+        and tok.head.i in range(i, j) and (j - i > 1 or doc[i].text[:1].isupper())
 
 
 def _after_article(doc: Any, start: int) -> bool:

@@ -171,14 +171,16 @@ def plural_group(span: NameSpan) -> bool:
     """A name of two words or more after "the" that ends in a plural: a team or a band ("the Miami Dolphins", "the
     Brooklyn Dodgers", "the Dead End Kids"), never one person ("Tiger Woods" takes no "the"). Not a plural of
     places or events ("the Low Countries", "the Rocky Mountains", "the Olympic Games") nor a name otherwise typed."""
-    if span.root is None or span.label not in ("PERSON", "ORG", "ENTITY"):
+    if span.root is None or span.label not in ("PERSON", "ORG", "ENTITY", "NORP"):
         return False
     doc = span.root.doc
     start = span.start + 1 if doc[span.start].lower_ == "the" else span.start
     last = doc[span.end - 1]
-    if span.end - start < 2 or start == 0 or doc[start - 1].lower_ != "the" \
+    if span.end - start < 2 or start == 0 or doc[start - 1].lower_ not in ("the", "'s", "’s") \
             or not re.fullmatch(r"[A-Z][A-Za-z]*[^sS'’]s", last.text):
-        return False
+        return False  # (a league's possessive is its team's article: "the American Football League's Miami Dolphins")
+    if span.label == "NORP" and " ".join(t.lower_ for t in doc[start:span.end - 1]) not in place_names():
+        return False  # "the Houston Texans" is a team; "the Native Americans" a people
     word = last.lower_
     single = word[:-3] + "y" if word.endswith("ies") else word[:-1]
     if class_label(single) in ("GPE", "LOC", "FAC", "EVENT") or head_label(span.text.split()) is not None \

@@ -11,6 +11,7 @@ from llama_index.core.schema import TextNode
 from services.graph.extraction import SpacyTemporalExtractor
 from tests.services.graph.test_fact_quality import extract, triples
 from tests.services.graph.test_name_precision import names
+from tests.services.graph.test_type_evidence import types
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,8 @@ def extractor() -> SpacyTemporalExtractor:
     ("He has also studied at the Musicians Institute, in Hollywood.", "musicians institute", None),
     ("It is a tributary of the River Thames in the London Borough of Camden.", "london borough of camden",
      "london borough"),
+    ("The 2007 edition was the sixteenth edition of the FIFA U-20 World Cup.", "fifa u-20 world cup", "world cup"),
+    ("Additionally, he was selected for the NFL All-Star Game from 1940–1942.", "nfl all-star game", "all-star game"),
 ])
 def test_a_name_keeps_its_place_number_and_chart(extractor, text, whole, fragment):
     found = names(extractor, text)
@@ -76,6 +79,31 @@ def test_guards_names_of_the_same_shapes_stay_whole(extractor, text, whole):
 def test_an_ordinal_stays_out_of_a_name_that_is_no_numbered_unit(extractor):
     found = names(extractor, "It was Jordan's 6th NBA Championship.")
     assert "jordan's 6th nba championship" not in found, found
+
+
+@pytest.mark.parametrize(("text", "topic", "name"), [
+    ("As of 2013, the Houston Texans have sent 20 different players to the Pro Bowl.",
+     "List of Houston Texans Pro Bowl selections", "Houston Texans"),  # the tagger says NORP
+    ("George Wilson was later a coach for the National Football League (NFL)'s Detroit Lions and the American Football "
+     "League (AFL)'s Miami Dolphins.", "George Wilson", "Miami Dolphins"),  # the tagger says PERSON
+])
+def test_a_team_after_a_leagues_possessive_or_named_for_its_city_is_a_team(extractor, text, topic, name):
+    found = types(extractor, text, topic)
+    assert found[name] == "ORG", found
+
+
+def test_guard_a_people_after_the_stays_a_people(extractor):
+    found = types(extractor, "The Native Americans lived in the region before the Spanish Conquistadors arrived.",
+                  "Native Americans")
+    assert found.get("Native Americans", "NORP") == "NORP", found
+
+
+def test_an_appositive_after_as_describes_the_part(extractor):
+    _, facts = extract(extractor, "Eddie the Eagle is a 2016 film. The film stars Taron Egerton as Eddie Edwards, a "
+                                  "British skier who in 1988 became the first competitor.", "Eddie the Eagle")
+    found = triples(facts)
+    assert ("taron egerton", "nationality", "british") not in found, found
+    assert ("eddie edwards", "nationality", "british") in found, found
 
 
 # -- labels -------------------------------------------------------------------------------------------------

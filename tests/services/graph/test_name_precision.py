@@ -53,7 +53,7 @@ def test_title_words_are_no_entities(extractor, text):
 
 
 @pytest.mark.parametrize(("text", "whole", "fragment"), [
-    ("Additionally, he was selected for the NFL All-Star Game from 1940–1942.", "all-star game", "star game"),
+    ("Additionally, he was selected for the NFL All-Star Game from 1940–1942.", "nfl all-star game", "star game"),
     ("It stars Lon Chaney, Jr. as Bruno, the chauffeur.", "lon chaney jr.", "lon chaney"),
     ("She has played in the Turkish Women's Basketball League and the EuroLeague.",
      "turkish women's basketball league", "turkish women"),
