@@ -42,7 +42,7 @@ from services.graph.gazetteer import place_names
 from services.graph.name_bounds import PEERAGES
 from services.graph.path_facts import path_facts
 from services.graph.resolver import LISTING, Resolver, Triple, with_conj
-from services.graph.spans import kind
+from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
@@ -110,9 +110,11 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
                 if span.end < len(noun.doc) and noun.doc[span.end].lower_ in SPORTS_NAMED:
                     continue  # "an American football coach": the sport's name, not the coach's nationality
-                if span.text.lower() in _NO_NATIONS:
+                if span.text.lower() in _NO_NATIONS or span.text.lower() in _PARTY_WORDS:
                     continue  # "an American two-time Olympic gold medal swimmer": the games'; "the only North
-                    # American airport": a continent's; no nationality
+                    # American airport": a continent's; "the Democratic candidate": a party's; no nationality
+                if noun.lemma_.lower() in _WORDS_OF_A_LANGUAGE and span.label in ("NORP", "LANGUAGE"):
+                    continue  # "a masculine Akkadian word for a spirit": the word's language, no one's nation
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
                     out.append(Triple(subject, belief, raw, ref, frozenset()))
@@ -208,6 +210,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
     for agent in agents:  # the passive: the agent is the subject
         label = verb_label(lemma, None, particle)
         for s in subjects:
+            if lemma == "make" and s.label == "PERSON" and not any(c.dep_ in ("oprd", "xcomp") for c in verb.children):
+                continue  # "… leads Fay Wray and Robert Armstrong, and was made by a team including Cooper": the
+                # parse lent the film's verb a person subject; no one is made (but "was made a knight by")
             out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
     characterised = lemma in CHARACTERISING and any(c.dep_ == "prep" and c.lower_ == "as" for c in verb.children)
     for child in verb.children:
@@ -227,6 +232,17 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 raw = _raw(verb, particle, None) + ("" if obj.i in resolver.by_token else f" {obj.text}")
                 for o in resolver.refs(obj):
                     out += [Triple(s, label, raw, o, anchors) for s in subjects]
+                noun_kind = kind(class_label(obj.lemma_) or "")
+                if obj.i not in resolver.by_token and noun_kind != "other":
+                    # "starring his wife Bo Derek, Miles O'Keeffe and Richard Harris": the names listed after the
+                    # noun's own name are the verb's objects too, when they are what the noun is (not "produced 20
+                    # tornadoes …; and the 1974 Super Outbreak") and the subject is a named thing
+                    listed = [c for a in obj.children if a.dep_ == "appos" and a.i in resolver.by_token
+                              for c in with_conj([a])[1:] if c.i in resolver.by_token
+                              and kind(resolver.by_token[c.i][1].label) == noun_kind]
+                    short = raw if label == RELATED_TO else _raw(verb, particle, None)  # "has divisions" says more
+                    out += [Triple(s, label, short, resolver.by_token[c.i][1], anchors) for c in listed for s in subjects
+                            if s.label != ENTITY]
             for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ not in LISTING
                          and (c.lower_ != "of" or noun_label(child.lemma_, "of"))
                          and not _second_object(child)):
@@ -304,6 +320,10 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
 
 
 # Adjectives the tagger calls a people that name no nation: games, continents
+_PARTY_WORDS = {"democratic", "democrat", "republican", "labour", "labor", "conservative", "liberal", "socialist",
+                "communist", "tory", "whig", "federalist", "nationalist", "green", "libertarian", "unionist"}
+_WORDS_OF_A_LANGUAGE = {"word", "term", "name", "phrase", "expression", "spelling", "translation", "dialect", "text",
+                        "inscription", "title", "verb", "noun", "adjective", "idiom", "proverb", "pronunciation"}
 _NO_NATIONS = {"olympic", "paralympic", "olympian", "north american", "south american", "latin american",
                "central american", "european", "asian", "african", "oceanian", "american continental"}
 

@@ -143,7 +143,9 @@ class SpacyTemporalExtractor(TransformComponent):
             # a biography's surname alone is its subject ("Ulrich met … James Hetfield" in Lars Ulrich's; "Cubs"
             # in the Chicago Cubs'), even where no fact of the full name gives resolution a node to fold it into;
             # not a place's last word ("York" of New York)
-            words = topic_key.split()  # (not "Peres" in "the Presidency of Shimon Peres": an "of" names another)
+            # (not "Peres" in "the Presidency of Shimon Peres": an "of" names another; not "Sira" of "Mallik Rehan
+            # Tomb, Sira": what follows a comma says where or which)
+            words = entity_key(topic_name.split(",")[0]).split() if topic_name else []
             return bool(context.topic and context.topic.label in ("PERSON", "ORG", ENTITY) and len(words) > 1
                         and key == words[-1] and span.label in ("PERSON", "ORG", ENTITY) and "of" not in words)
 

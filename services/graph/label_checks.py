@@ -13,6 +13,7 @@ the tagger's type; an untyped name refutes nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from services.graph.classes import head_label
@@ -105,9 +106,9 @@ def checked_label(t: Triple) -> Triple:
         a, b = end_kind(t.subject), end_kind(t.object)
         if (a and b and a != b) or (words[:1] and words[0].startswith("follow") and b == "person" and a != "person"):
             return replace(t, label=RELATED_TO)  # "the series follows R'shiel Tenragan": its story, no successor
-    if t.label == "connects" and words[:1] and words[0].startswith("serv") \
-            and (end_kind(t.subject) in ("org", "work", "person", "event", "group") or t.subject.label == "ORG"):
-        return replace(t, label=RELATED_TO)  # "WRVU serves Vanderbilt University": a station's public, no route
+    if t.label == "connects" and words[:1] and words[0].startswith("serv") and not _a_route(t.subject):
+        return replace(t, label=RELATED_TO)  # "WRVU serves Vanderbilt University", "the largest airport serving
+        # Northern California": a station's or an airport's public, no route between places
     return t
 
 
@@ -123,6 +124,16 @@ def _published_sense(t: Triple, words: list[str]) -> str | None:
     if _a_place(t.object):
         return "released_in"  # "aired on the Fox network in the United States", "in Europe"
     return None
+
+
+_ROUTES = {"route", "road", "highway", "interstate", "motorway", "freeway", "expressway", "turnpike", "line", "railway",
+           "railroad", "street", "avenue", "boulevard", "parkway", "bridge", "tunnel", "trail", "canal", "ferry"}
+
+
+def _a_route(ref: Ref) -> bool:
+    """A road, a railway line, a bridge: by a word of its name, or a road's number ("NY 12F", "US 11", "A1")."""
+    words = ref.name.lower().split()
+    return any(w in _ROUTES for w in words) or bool(re.search(r"\b[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?\b", ref.name))
 
 
 def _a_place(ref: Ref) -> bool:

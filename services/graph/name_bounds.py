@@ -21,6 +21,8 @@ _INSTITUTIONS = {"parliament", "government", "senate", "congress", "assembly", "
 # A division of a place, named with the place after "of" ("the Royal Borough of Kensington & Chelsea")
 _DIVISIONS = {"borough", "district", "county", "province", "region", "municipality", "principality", "duchy",
               "diocese", "archdiocese", "prefecture", "canton", "governorate", "oblast", "emirate", "shire", "territory"}
+_GATHERINGS = {"festival", "championship", "championships", "games", "olympiad", "exhibition", "expo", "fair",
+               "congress", "conference", "summit", "biennale", "carnival"}
 # Classes named by a Roman numeral after them ("Grade I", "Division II", "Part III")
 _NUMBERED_CLASSES = {"grade", "class", "division", "category", "part", "phase", "tier", "book", "volume", "series"}
 _ROMAN = re.compile(r"(?:X{0,2})(?:IX|IV|V?I{1,3}|V|X)\*?")
@@ -111,9 +113,11 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             end = next(e.end for e in doc.ents if e.start == end + 1)
         elif institution_end(doc, start, end) > end:
             end = institution_end(doc, start, end)
-        elif tok.lower_ == "of" and doc[end - 1].lower_ in _DIVISIONS and label != "PERSON" and end + 1 < len(doc) \
-                and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("GPE", "LOC", "ORG", "FAC"):
-            # "the Royal Borough" + "of Kensington & Chelsea" (tagged a body): a division is named with its place
+        elif tok.lower_ == "of" and label != "PERSON" and end + 1 < len(doc) and doc[end + 1].ent_iob_ == "B" and (
+                (doc[end - 1].lower_ in _DIVISIONS and doc[end + 1].ent_type_ in ("GPE", "LOC", "ORG", "FAC"))
+                or (doc[end - 1].lower_ in _GATHERINGS and doc[end + 1].ent_type_ in ("GPE", "LOC"))):
+            # "the Royal Borough" + "of Kensington & Chelsea" (tagged a body): a division is named with its place;
+            # "the 30th International Film Festival" + "of India": a festival with its country
             end = next(e.end for e in doc.ents if e.start == end + 1)
         elif doc[end - 1].lower_ in _NUMBERED_CLASSES and _ROMAN.fullmatch(tok.text) and end - start <= 2:
             end += 1  # "a Grade I listed building", "NCAA Division II": the numeral is the class's name

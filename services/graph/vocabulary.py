@@ -55,8 +55,8 @@ VERBS: dict[str, tuple[str, ...]] = {
                      "premiere on", "release through", "release under", "release via", "sign to", "record for",
                      "show on", "debut on", "publish through"),
     "released_in": ("release in", "publish in", "premiere in", "air in", "debut in", "issue in", "launch in",
-                    "open in", "make debut in", "translate into", "sell in", "develop in", "make in", "show in",
-                    "perform in", "tour in", "play throughout"),
+                    "open in", "make debut in", "translate into", "sell in", "develop in", "make in", "show in"),
+    # (a band that performs, tours or plays somewhere releases nothing there: "They play throughout Maine")
     "owns": ("own", "control"),  # to run, manage or operate a thing is to lead it, not to own it
     "acquired": ("acquire", "buy", "purchase", "take over"),
     "owned_by": ("own by", "run by", "manage by", "control by", "acquire by"),
@@ -145,8 +145,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
                 "family of", "subfamily of", "tributary of"),
     "member_of": ("member of", "founding member of", "player for", "player of", "fellow of",
                   "vocalist of", "guitarist of", "drummer of", "bassist of", "singer of", "frontman of",
-                  "lead singer of", "keyboardist of", "senator from", "representative from", "delegate from",
-                  "part-owner of", "partner in", "candidate for", "nominee for"),
+                  "lead singer of", "keyboardist of", "part-owner of", "partner in", "candidate for", "nominee for"),
     "leads": ("leader of", "head of", "chief of", "commander of", "captain of", "coach of", "manager of",
               "governor of", "mayor of", "director of", "chairman of", "chair of", "chairwoman of", "ruler of", "dictator of", "tyrant of",
               "editor-in-chief of", "chief editor of", "principal of", "dean of", "conductor of", "bishop of", "archbishop of", "abbot of",
@@ -155,7 +154,9 @@ NOUNS: dict[str, tuple[str, ...]] = {
               "secretary-general of", "leader in", "founder and leader of"),
     "comes_from": ("native of",),  # "a native of Esmond, North Dakota" was born or raised there, not based there
     "lives_in": ("resident of", "inhabitant of"),
-    "represented": ("member for", "mp for", "senator for", "representative for"),  # "Member of Parliament for Oldham"
+    # "Member of Parliament for Oldham"; "a United States Representative from Maine" represents it, no member of it
+    "represented": ("member for", "mp for", "senator for", "representative for", "senator from", "representative from",
+                    "delegate from", "congressman from", "congresswoman from"),
     "ceo_of": ("ceo of", "chief executive of", "chief executive officer of", "executive of"),
     "president_of": ("president of",),
     "prime_minister_of": ("prime minister of",),
