@@ -8,7 +8,16 @@ import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
-from services.graph.name_words import _DEMONYM, _NUMBERED, _OFFICES, _POSTNOMINALS, _RANKS, _TITLES, given_names
+from services.graph.name_words import (
+    _DEMONYM,
+    _NUMBERED,
+    _OFFICES,
+    _POSTNOMINALS,
+    _RANKS,
+    _TITLES,
+    common_words,
+    given_names,
+)
 
 _CODED = re.compile(r"[A-Z][A-Za-z]?-\d{1,3}")  # an age class or a model: "FIFA U-20 World Cup", "the F-16"
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")  # letters, with an apostrophe inside ("Wai’anae", "O'Neill")
@@ -83,11 +92,16 @@ def is_propn(tok: Any) -> bool:
                                                                     or _CODED.fullmatch(tok.text)))
 
 
+def plural_class(tok: Any) -> bool:
+    """A sentence's first word, a plural common noun in capitals: "Regulars Sid James, Kenneth Williams and …"."""
+    return bool(tok.is_sent_start and tok.lower_.endswith("s") and tok.lower_[:-1] in common_words())
+
+
 def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     """Widen a span over the proper nouns of the same name, cut a leading article and a trailing possessive."""
     sent_start = doc[start].sent.start
     while start > sent_start and is_propn(doc[start - 1]) and doc[start - 1].head.i in range(start, end + 1) \
-            and not doc[start - 1].ent_type_ and doc[start - 1].lower_ not in _TITLES:
+            and not doc[start - 1].ent_type_ and doc[start - 1].lower_ not in _TITLES and not plural_class(doc[start - 1]):
         start -= 1  # "States House" is part of "United States House…"; "CEO" of "Apple CEO Tim Cook" is not
     while end < len(doc):
         tok = doc[end]

@@ -28,6 +28,7 @@ from services.graph.name_bounds import (
     numbered_start,
     office_body,
     place_before,
+    plural_class,
     postnominal,
     repair,
     seat_cut,
@@ -236,7 +237,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if is_hyphenated(doc, j) or office_body(doc, i, j) or postnominal(doc, i, j):
             i = j
             continue
-        first = doc[i].is_sent_start and j - i == 1 and doc[i].lower_ in _TITLES
+        first = doc[i].is_sent_start and j - i == 1 and (doc[i].lower_ in _TITLES or plural_class(doc[i]))
         if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not is_capitalised_class(doc[i:j]) \
                 and not is_job_title(doc[i:j]):
             honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS or _titled(doc[i:j])

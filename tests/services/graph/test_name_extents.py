@@ -196,3 +196,16 @@ def test_a_festival_is_named_with_its_country(extractor):
 def test_members_listed_after_a_class_are_contained_and_guard_a_character_is_created(extractor, text, topic, right):
     _, facts = extract(extractor, text, topic)
     assert right in triples(facts), triples(facts)
+
+
+def test_a_plural_class_that_opens_a_sentence_is_no_part_of_a_name(extractor):
+    found = names(extractor, "Regulars Sid James, Kenneth Williams and Kenneth Connor appear.")
+    assert "sid james" in found and not any(k.startswith("regulars") for k in found), found
+
+
+def test_a_surname_is_the_person_not_a_work_that_names_them():
+    from tests.services.graph.test_label_checks import _resolved
+    found = _resolved(SpacyTemporalExtractor(), "The Life of Samuel Johnson was written by John Hawkins in 1787. It was "
+                      "the first full biography of Samuel Johnson, with Thomas Tyers's \"A Biographical Sketch of Dr "
+                      "Samuel Johnson\" being the first short one. Hawkins was a friend of Johnson.", "Life of Samuel Johnson")
+    assert found.get("johnson") == "samuel johnson", found
