@@ -121,6 +121,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 elif span.label == "GPE" or span.text.lower() in place_names():  # "a New Zealand cook", "a Chicago
                     # band"; "Hong Kong cantopop singer" whatever the tagger called Hong Kong
                     held = "served_in" if noun.lemma_.lower() in _OFFICE_NOUNS else "comes_from"
+                    if class_label(noun.lemma_) == "EVENT":
+                        held = "held_in"  # "the 1824 U.S. presidential election", "a New Zealand tournament"
                     held = NATIONALITY if noun.lemma_.lower() in ("citizen", "national", "subject") else held
                     out.append(Triple(subject, held, raw, ref, frozenset()))  # "a United States Representative"
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"

@@ -117,7 +117,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "opposed": ("reject", "refuse", "deny", "condemn", "denounce"),
     "paid": ("pay", "owe", "lend", "loan", "fund", "finance", "sponsor", "donate to", "grant", "give"),
     "traded_with": ("export to", "import from", "buy from", "ship to", "supply"),
-    "granted_to": ("cede to", "sell to", "transfer", "hand over to", "return"),
+    "granted_to": ("cede to", "sell to", "transfer", "hand over to"),  # not "return": "and returning cinematographer X"
     # to identify, describe or classify a thing is not to find it ("identified by The Kennel Club as …")
     "discovered": ("discover", "find", "detect"),
     "killed": ("kill", "murder", "assassinate", "execute", "shoot", "destroy"),

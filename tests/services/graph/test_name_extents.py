@@ -209,3 +209,17 @@ def test_a_surname_is_the_person_not_a_work_that_names_them():
                       "the first full biography of Samuel Johnson, with Thomas Tyers's \"A Biographical Sketch of Dr "
                       "Samuel Johnson\" being the first short one. Hawkins was a friend of Johnson.", "Life of Samuel Johnson")
     assert found.get("johnson") == "samuel johnson", found
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("It was also the first U.S. presidential election where the popular vote was recorded.",
+     "United States presidential election, 1824", ("united states presidential election 1824", "comes_from", "u s"),
+     ("united states presidential election 1824", "held_in", "united states")),
+    ("The Prestige is a 2006 film. The film reunites Nolan with actors Bale and Caine from \"Batman Begins\" and "
+     "returning cinematographer Wally Pfister.", "The Prestige", ("prestige", "granted_to", "wally pfister"), None),
+])
+def test_an_election_is_held_in_its_country_and_a_returning_crew_member_is_given_to_no_one(extractor, text, topic,
+                                                                                            wrong, right):
+    _, facts = extract(extractor, text, topic)
+    found = triples(facts)
+    assert wrong not in found and (right is None or right in found), found
