@@ -26,6 +26,12 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     if noun is not None:
         return resolver.refs(noun), passive, []
     node = verb
+    doc = verb.doc
+    if verb.i >= 2 and doc[verb.i - 1].text == "-" and not doc[verb.i - 1].whitespace_ \
+            and not doc[verb.i - 2].whitespace_ and doc[verb.i - 2].lower_ in ("co", "re", "pre", "self") \
+            and any(c.dep_ in SUBJECTS for c in doc[verb.i - 2].children):
+        node = doc[verb.i - 2]  # "Christopher Nolan, who co-wrote …": the tokenizer split the verb, and the parser
+        # gave "co" the clause
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
@@ -54,6 +60,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if named is not None:  # "the location of the … Council of South Australia, also known as SA Unions"
                 return [named], passive, []
         if node.dep_ in ("acl", "relcl"):
+            outer = _credit_list(node, resolver)
+            if outer is not None:  # "was written by Sarah Mayberry, directed by Jonathon Dutton": the episode was
+                return subjects_of(outer, resolver)[0], passive, []
             refs = resolver.refs(qualified(node))
             owner = _place_participle_owner(node, refs)
             if owner is not None:  # "is based in Detroit, Michigan, headquartered in …": the company is
@@ -70,6 +79,25 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
         break
     before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
+
+
+_CREDITS = {"write", "direct", "produce", "compose", "edit", "design", "create", "illustrate", "co-write",
+            "arrange", "photograph", "animate", "choreograph", "narrate", "record", "mix", "master"}
+
+
+def _credit_list(participle: Any, resolver: Resolver) -> Any | None:
+    """The passive verb of a list of credits whose next credit the parser hung on the last person credited: in
+    "written by Sarah Mayberry, directed by Jonathon Dutton" the episode was directed, not Mayberry. None
+    when the participle is no such credit."""
+    person = participle.head
+    agent = person.head
+    if participle.dep_ != "acl" or participle.tag_ != "VBN" or participle.lemma_.lower() not in _CREDITS \
+            or participle.i < 1 or participle.doc[participle.i - 1].text != "," or person.dep_ != "pobj" \
+            or agent.dep_ != "agent" or agent.head.lemma_.lower() not in _CREDITS \
+            or not any(c.dep_ == "agent" for c in participle.children):
+        return None
+    refs = resolver.refs(person)
+    return agent.head if refs and all(r.label == "PERSON" for r in refs) else None
 
 
 def _thing_above(name: Any, resolver: Resolver) -> list[Ref]:

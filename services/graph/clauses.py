@@ -160,7 +160,11 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     out.append(Triple(subject, "held_in", raw, obj, anchors))  # "a civil war in the United States"
                 elif prep.lower_ in ("in", "on", "near", "at") and (class_label(noun.lemma_) in ("GPE", "LOC", "FAC")
                                                                    or obj.label in ("GPE", "LOC", "FAC")):
-                    out.append(Triple(subject, "located_in", raw, obj, anchors))
+                    # "a village in County Kerry" is there; "active in Auckland", "a constable in Berkshire", "a
+                    # beer in Belgium" only relate to it: a person, a work or a product is located nowhere
+                    placed = (noun.pos_ != "ADJ" or kind(subject.label) == "place") \
+                        and class_label(noun.lemma_) not in ("PERSON", "WORK_OF_ART", "PRODUCT")
+                    out.append(Triple(subject, "located_in" if placed else RELATED_TO, raw, obj, anchors))
                 elif prep.lower_ in ("in", "at", "within") and obj.label in ("ORG", "NORP"):
                     # "the head coach at Blinn College" works there; "a residential hall in ANU" is part of it
                     held = "worked_for" if class_label(noun.lemma_) == "PERSON" and obj.label == "ORG" else "part_of"

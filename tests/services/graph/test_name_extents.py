@@ -223,3 +223,22 @@ def test_an_election_is_held_in_its_country_and_a_returning_crew_member_is_given
     _, facts = extract(extractor, text, topic)
     found = triples(facts)
     assert wrong not in found and (right is None or right in found), found
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("\"Episode 6188\" is the 6188th episode of the Australian soap opera \"Neighbours\". The episode was written by "
+     "Sarah Mayberry, directed by Jonathon Dutton, and executively produced by Susan Bower.", "Episode 6188",
+     ("jonathon dutton", "directed", "sarah mayberry"), ("jonathon dutton", "directed", "episode 6188")),
+    ("The Dark Knight Rises is a 2012 superhero film directed by Christopher Nolan, who co-wrote the screenplay with "
+     "his brother Jonathan Nolan, and the story with David S. Goyer.", "The Dark Knight Rises",
+     ("dark knight rises", "related_to", "jonathan nolan"), ("christopher nolan", "related_to", "jonathan nolan")),
+    ("Ernest Eden George (18 September 1863 – 2 May 1927), known as Eden George, was born in New South Wales and came "
+     "to New Zealand as a young man. He made his career in photography and was active in Auckland and Dunedin, but "
+     "mainly in Christchurch.", "Eden George", ("eden george", "located_in", "auckland"), None),
+    ("Cry Wolf is a 2005 American horror film directed by Jeff Wadlow, co-written by Wadlow and Beau Bauman, and "
+     "starring Julian Morris.", "Cry Wolf", None, ("beau bauman", "wrote", "cry wolf")),  # a guard
+])
+def test_the_next_credit_and_a_split_verb_keep_their_subject(extractor, text, topic, wrong, right):
+    _, facts = extract(extractor, text, topic)
+    found = triples(facts)
+    assert (wrong is None or wrong not in found) and (right is None or right in found), found
