@@ -44,13 +44,13 @@ def _topic(title: str, metadata: dict[str, Any], content: str) -> dict[str, str]
     opening text names it; else ``rag_title``, the title, which the extractor keeps as an alias of the first
     sentence's subject when the two share a word ("Adam Duritz" for "Adam Fredric Duritz")."""
     from services.graph.mentions import title_names
-    from services.graph.text_parse import plain_spaces
+    from services.graph.text_parse import plain_spaces, topic_pattern
 
     opening = plain_spaces(content[:3000]).casefold()
     written = title_names(title, metadata)
     names = [html.unescape(n) for n in written]  # "Saturday Nights &amp; Sunday Mornings"
     for name, as_written in zip(reversed(names), reversed(written), strict=True):  # the bare name first
-        if len(name) >= 2 and re.search(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)", opening):
+        if len(name) >= 2 and re.search(topic_pattern(name.casefold()), opening):  # ("Arthur?  Arthur!")
             # an escaped title stays the topic's alias: the document's title as its metadata writes it
             return {"rag_topic": name, **({"rag_title": as_written} if as_written != name else {})}
     return {"rag_title": written[0]} if written else {}  # kept as written: the alias a look-up by title finds

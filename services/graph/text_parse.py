@@ -45,6 +45,11 @@ def mentions(doc: Any, base: int, at: Offsets) -> list[Mention]:
     return [m for m in found if m.key]
 
 
+def topic_pattern(topic: str) -> str:
+    """A topic's occurrences, whatever the spaces between its words ("Arthur?  Arthur!" for "Arthur? Arthur!")."""
+    return r"(?<!\w)" + r"\s+".join(re.escape(w) for w in topic.split()) + r"(?!\w)"
+
+
 def parse(nlp: Any, text: str, topic: str | None) -> Any:
     """The parsed text, with each occurrence of a multi-word topic read as one proper noun.
 
@@ -56,7 +61,7 @@ def parse(nlp: Any, text: str, topic: str | None) -> Any:
     merged: list[int] = []
     if topic and len(topic.split()) > 1:
         spans: list[Any] = []
-        for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", text, flags=re.I):
+        for m in re.finditer(topic_pattern(topic), text, flags=re.I):
             span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
             while span is not None and span.end < len(doc) and doc[span.end].text.replace(".", "") in _POSTNOMINALS:
                 span = doc[span.start:span.end + 1]  # "…, 3rd Earl of Derby KG": his order's letters are his

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from services.graph.spans import ENTITY, NameSpan
+from services.graph.text_parse import topic_pattern
 
 _SMALL = {"the", "of", "and", "a", "an", "in", "on", "at", "for", "to", "de", "la", "le", "ltd", "inc", "co"}
 
@@ -14,7 +15,7 @@ _SMALL = {"the", "of", "and", "a", "an", "in", "on", "at", "for", "to", "de", "l
 def topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
     """The spans with the topic's occurrences in the text added (they win over overlapping NER spans)."""
     found: list[NameSpan] = []
-    for m in re.finditer(r"(?<!\w)" + re.escape(topic) + r"(?!\w)", doc.text, flags=re.I):
+    for m in re.finditer(topic_pattern(topic), doc.text, flags=re.I):
         span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
         if span is not None and len(span):
             found.append(NameSpan(span.start, span.end, topic, ENTITY, span.root))

@@ -242,3 +242,13 @@ def test_the_next_credit_and_a_split_verb_keep_their_subject(extractor, text, to
     _, facts = extract(extractor, text, topic)
     found = triples(facts)
     assert (wrong is None or wrong not in found) and (right is None or right in found), found
+
+
+def test_a_title_is_found_whatever_the_spaces_between_its_words(extractor):
+    from services.graph.service import _topic
+    text = "Arthur?  Arthur!  is a 1969 British comedy film directed by Samuel Gallu and starring Shelley Winters."
+    metadata = _topic("Arthur? Arthur!", {}, text)  # the title is the topic, though the text has two spaces
+    entities, facts = extract(extractor, text, metadata.get("rag_topic"))
+    assert metadata.get("rag_topic") == "Arthur? Arthur!", metadata
+    assert ("samuel gallu", "directed", "arthur arthur") in triples(facts), triples(facts)
+    assert "arthur" not in entities, sorted(entities)
