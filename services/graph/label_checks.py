@@ -102,6 +102,10 @@ def checked_label(t: Triple) -> Triple:
                 if t.label == "leads" and end == "work" and t.raw.lower().startswith("director"):
                     return replace(t, label="directed")
                 return replace(t, label=RELATED_TO)
+    if t.label == "acquired" and "over" in words and (end_kind(t.object) == "work"
+                                                      or "person" in (end_kind(t.subject), end_kind(t.object))):
+        return replace(t, label=RELATED_TO)  # "he took over the role of Jason Stevens in … The Ultimate Life": a
+        # part, a post, a show taken over is no purchase
     if t.label in _SAME_KIND:
         a, b = end_kind(t.subject), end_kind(t.object)
         if (a and b and a != b) or (words[:1] and words[0].startswith("follow") and b == "person" and a != "person"):

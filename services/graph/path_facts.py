@@ -73,6 +73,10 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             label = verb_label(verb.lemma_.lower(), top.lower_)
             if label == "portrayed" and any(c.dep_ == "dobj" for c in verb.children):
                 continue  # "starring Tom Hiddleston as Hank Williams": the actor's part (_verb_triples)
+            if label == "known_as" and len(path) > 1:  # "best known as the founder and frontman of … Euphoria":
+                # a name reached through a noun is no other name of the subject; the noun says the relation
+                prep = path[0] if path[0].pos_ == "ADP" else None
+                label = (noun_label(prep.head.lemma_, prep.lower_) if prep is not None else None) or RELATED_TO
         else:
             prep = next((p for p in path if p.pos_ == "ADP"), None)
             # the noun the preposition hangs on: "the Prime Minister of Australia and the Leader of the Labor

@@ -252,3 +252,19 @@ def test_a_title_is_found_whatever_the_spaces_between_its_words(extractor):
     assert metadata.get("rag_topic") == "Arthur? Arthur!", metadata
     assert ("samuel gallu", "directed", "arthur arthur") in triples(facts), triples(facts)
     assert "arthur" not in entities, sorted(entities)
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("Palash Sen is an Indian singer, songwriter, musician, composer and actor best known as the founder and frontman "
+     "of India's pop band Euphoria.", "Palash Sen", ("palash sen", "known_as", "euphoria"),
+     ("palash sen", "founded", "euphoria")),
+    ("Logan Bartholomew is an American actor. In 2013, he took over the role of Jason Stevens from Drew Fuller, in the "
+     "sequel to 2007's \"The Ultimate Gift\", \"The Ultimate Life\".", "Logan Bartholomew",
+     ("logan bartholomew", "acquired", "ultimate life"), None),
+    ("Sulli is a South Korean actress. She was known as Choi Jin-ri before 2009.", "Sulli", None,
+     ("sulli", "known_as", "choi jin-ri")),  # a guard: a name right after "as" is another name
+])
+def test_known_as_a_role_and_taking_over_a_part_say_what_the_noun_says(extractor, text, topic, wrong, right):
+    _, facts = extract(extractor, text, topic)
+    found = triples(facts)
+    assert (wrong is None or wrong not in found) and (right is None or right in found), found
