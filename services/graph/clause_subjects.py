@@ -46,7 +46,10 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
                 before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
                 refs = [before] if before else []
-            if subjects[0].lower_ == "which" and refs and all(r.label == "PERSON" for r in refs):
+            named_person = qualified(node).i in resolver.by_token  # "founded by Stanley P. Morse that published
+            # under the imprints …": a "that" right after a person's name is no person ("a role that earned her")
+            if (subjects[0].lower_ == "which" or (subjects[0].lower_ == "that" and named_person)) and refs \
+                    and all(r.label == "PERSON" for r in refs):
                 refs = _thing_above(qualified(node), resolver)  # "Dell Magazines, founded 1921 by George T.
                 # Delacorte, Jr., which had been acquired by …": a "which" is no person; the magazines were acquired
             return refs, passive, []
@@ -60,6 +63,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if named is not None:  # "the location of the … Council of South Australia, also known as SA Unions"
                 return [named], passive, []
         if node.dep_ in ("acl", "relcl"):
+            played = _played_character(node, resolver)
+            if played is not None:  # "a fictional character from the soap opera "Neighbours" played by Francis
+                return played, passive, []  # Bell": the character is played, not the soap opera
             outer = _credit_list(node, resolver)
             if outer is not None:  # "was written by Sarah Mayberry, directed by Jonathon Dutton": the episode was
                 return subjects_of(outer, resolver)[0], passive, []
@@ -79,6 +85,25 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
         break
     before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
+
+
+def _played_character(participle: Any, resolver: Resolver) -> list[Ref] | None:
+    """The character a "played by" hung on the work after "a character from" stands for: the subject of the
+    sentence that calls it a character. None when the participle is no such part."""
+    if participle.dep_ != "acl" or participle.lemma_.lower() not in ("play", "portray", "voice"):
+        return None
+    work = resolver.refs(participle.head)
+    if not work or any(kind(r.label) != "work" for r in work):
+        return None
+    node = participle.head
+    while node.head.i != node.i and node.dep_ not in ("attr", "appos"):
+        node = node.head
+    if node.dep_ not in ("attr", "appos") or class_label(node.lemma_) != "PERSON":
+        return None
+    if node.dep_ == "appos":
+        return resolver.refs(node.head) or None
+    subjects = [c for c in node.head.children if c.dep_ in SUBJECTS]
+    return [r for s in subjects for r in resolver.refs(s)] or None
 
 
 _CREDITS = {"write", "direct", "produce", "compose", "edit", "design", "create", "illustrate", "co-write",

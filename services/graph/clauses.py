@@ -38,7 +38,7 @@ from services.graph.clause_shapes import (
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
-from services.graph.gazetteer import place_names
+from services.graph.gazetteer import is_demonym, place_names
 from services.graph.name_bounds import PEERAGES
 from services.graph.path_facts import path_facts
 from services.graph.resolver import LISTING, Resolver, Triple, with_conj
@@ -130,7 +130,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) == "PERSON":
                     out.append(Triple(subject, "member_of", raw, ref, frozenset()))  # "an NBA player"
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT") \
-                        and not _INDUSTRY.fullmatch(span.text):
+                        and not _INDUSTRY.fullmatch(span.text) and not is_demonym(span.text.split()[0]) \
+                        and "-language" not in span.text:  # not "a 1996 Indian Hindi-language film"
                     out.append(Triple(ref, "created", raw, subject, frozenset()))  # "a Counting Crows song"; not "a
                     # 1971 Bollywood romantic drama film": an industry
     for prep in (c for c in noun.children if c.dep_ == "prep"):

@@ -268,3 +268,21 @@ def test_known_as_a_role_and_taking_over_a_part_say_what_the_noun_says(extractor
     _, facts = extract(extractor, text, topic)
     found = triples(facts)
     assert (wrong is None or wrong not in found) and (right is None or right in found), found
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("Max Ramsay is a fictional character from the Australian soap opera \"Neighbours\" played by Francis Bell.",
+     "Max Ramsay", ("francis bell", "performed", "neighbours"), ("francis bell", "performed", "max ramsay")),
+    ("Raja Hindustani is a 1996 Indian Hindi-language romantic drama film directed by Dharmesh Darshan.",
+     "Raja Hindustani", ("indian hindi-language", "created", "raja hindustani"), None),
+    ("Key Publications was an American comic-book company founded by Stanley P. Morse that published under the imprints "
+     "Aragon Magazines, Gillmor Magazines and Medal Comics.", "Key Publications",
+     ("stanley p morse", "related_to", "medal comics"), ("key publications", "related_to", "medal comics")),
+    ("Sandra Miju Oh (born July 20, 1971) is a Canadian actress known for her role as Cristina Yang on ABC's medical "
+     "drama \"Grey's Anatomy\", a role that earned her a Golden Globe.", "Sandra Oh", None,
+     ("sandra miju oh", "won", "golden globe")),  # a guard: a "that" after a common noun
+])
+def test_a_part_a_language_and_a_that_after_a_person_take_the_right_ends(extractor, text, topic, wrong, right):
+    _, facts = extract(extractor, text, topic)
+    found = triples(facts)
+    assert (wrong is None or wrong not in found) and (right is None or right in found), found
