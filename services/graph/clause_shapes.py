@@ -98,7 +98,7 @@ def qualifier(place: Any) -> bool:
 
 def first_conjunct(tok: Any) -> Any:
     """The first of a coordination ("English" of "English and Chinese"), or ``tok`` when it is none's conjunct."""
-    while tok.dep_ == "conj" and tok.head is not tok:
+    while tok.dep_ == "conj" and tok.head.i != tok.i:
         tok = tok.head
     return tok
 

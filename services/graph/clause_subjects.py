@@ -74,12 +74,12 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if owner is not None:  # "is based in Detroit, Michigan, headquartered in …": the company is
                 return subjects_of(owner, resolver)[0], passive, []
             return refs, passive, []
-        if node.dep_ in ("xcomp", "advcl") and node.head is not node:
+        if node.dep_ in ("xcomp", "advcl") and node.head.i != node.i:
             objects = [c for c in node.head.children if c.dep_ in OBJECTS]
             if objects and (node.dep_ == "xcomp" or any(c.lower_ == "as" for c in node.children)):
                 # "requested Madison to prepare", "considered Texas as no longer constituting": the object acts
                 return [r for o in with_conj(objects) for r in resolver.refs(o)], passive, []
-        if node.dep_ in ("conj", "xcomp", "advcl") and node.head is not node:
+        if node.dep_ in ("conj", "xcomp", "advcl") and node.head.i != node.i:
             node = node.head
             continue
         break
@@ -129,7 +129,7 @@ def _thing_above(name: Any, resolver: Resolver) -> list[Ref]:
     """The nearest named thing (no person) the phrase around a person's name hangs on, a few heads up."""
     node = name
     for _ in range(5):
-        if node.head is node:
+        if node.head.i == node.i:
             return []
         node = node.head
         if node.pos_ in ("NOUN", "PROPN"):
@@ -182,7 +182,7 @@ def _place_participle_owner(participle: Any, refs: list[Ref]) -> Any | None:
     if first == 0 or participle.doc[first - 1].text != ",":
         return None
     place = participle.head
-    while place.dep_ in ("appos", "conj") and place.head is not place:
+    while place.dep_ in ("appos", "conj") and place.head.i != place.i:
         place = place.head
     if place.dep_ == "pobj" and place.head.dep_ == "prep" and place.head.head.pos_ in ("VERB", "AUX"):
         return place.head.head

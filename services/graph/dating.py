@@ -50,7 +50,7 @@ def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
     opened = False
     node = token
     steps = 0
-    while node.head is not node and steps < 12:
+    while node.head.i != node.i and steps < 12:
         node = node.head
         steps += 1
         if node.pos_ == "ADP" or node.dep_ in ("prep", "agent"):

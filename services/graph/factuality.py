@@ -40,7 +40,7 @@ def not_stated(verb: Any) -> bool:
                 return True
         if _no_longer(node) or _inverted_condition(node) or _unreal_infinitive(node) or _wished_time(node):
             return True
-        if node.dep_ in ("xcomp", "conj", "ccomp") and node.head is not node:
+        if node.dep_ in ("xcomp", "conj", "ccomp") and node.head.i != node.i:
             node = node.head
         else:
             break

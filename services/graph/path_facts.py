@@ -51,7 +51,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         node = tok
         while node.dep_ == "conj" and node.head.i in resolver.by_token and node.head.i < node.i:
             node = node.head  # "run by Mike and George Parente": the second name's path is the first's
-        while node.head is not node and node.head.i != verb.i and len(path) < 5:
+        while node.head.i != node.i and node.head.i != verb.i and len(path) < 5:
             node = node.head
             if node.pos_ in ("VERB", "AUX") or node.dep_ in SUBJECTS or node.i in resolver.by_token:
                 path = []

@@ -343,7 +343,7 @@ def _demonym(tok: Any) -> bool:
 
 def _spoken(tok: Any) -> bool:
     """Whether a nationality word names a language: the object of "speaks", "fluent in", "translated into"."""
-    while tok.dep_ == "conj" and tok.head is not tok:
+    while tok.dep_ == "conj" and tok.head.i != tok.i:
         tok = tok.head
     head = tok.head
     if tok.dep_ == "dobj" and head.lemma_.lower() in _SPEAKING:
