@@ -7,7 +7,7 @@ from services.graph.classes import class_label
 from services.graph.clauses import MAKING, noun_facts
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
-from services.graph.vocabulary import RELATED_TO, noun_label
+from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
 
 
 def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
@@ -47,6 +47,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                             continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
                         if label == "member_of" and kind(owner_span.label) == "place":
                             label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
+                        elif label == "member_of" and owner_span.label == "NORP":
+                            label = NATIONALITY  # "by Welsh singer Bonnie Tyler": her nation, no body she is in
                         if label:
                             out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
                                               frozenset()))

@@ -278,3 +278,8 @@ def test_known_as_a_role_and_taking_over_a_part_say_what_the_noun_says(extractor
 ])
 def test_a_part_a_language_and_a_that_after_a_person_take_the_right_ends(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+def test_a_nationality_before_a_singers_title_is_her_nationality(extractor):
+    assert_facts(extractor, "Diamond Cut is the third studio album by Welsh singer Bonnie Tyler.", "Diamond Cut",
+                 ("bonnie tyler", "member_of", "welsh"), ("bonnie tyler", "nationality", "welsh"))
