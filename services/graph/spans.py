@@ -14,7 +14,6 @@ is a band" makes the title an organisation) and the type most of a name's mentio
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
@@ -36,6 +35,7 @@ from services.graph.name_bounds import (
 from services.graph.name_pairs import and_joined, nationality_joined, pair_split, shared_surnames
 from services.graph.name_span import ENTITY as ENTITY
 from services.graph.name_span import NameSpan as NameSpan
+from services.graph.name_span import is_name as is_name
 from services.graph.name_words import (
     _COMPANY_HEADS,
     _COMPASS,
@@ -49,6 +49,7 @@ from services.graph.name_words import (
     common_words,
 )
 from services.graph.non_names import is_capitalised_class, is_hyphenated, is_job_title, is_office, is_place_word
+from services.graph.quoted_names import inside_quotes, quoted_stretches, quoted_titles
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 from services.graph.vocabulary import FAITHS
 
@@ -70,29 +71,6 @@ def kind(label: str) -> str:
 def compatible(a: str, b: str) -> bool:
     """Two labels may name one thing: the same kind, or one of them untyped."""
     return a == b or ENTITY in (a, b) or kind(a) == kind(b)
-
-
-def is_name(text: str) -> bool:
-    """A span reads as a name: a capitalised word of two letters or more, and no bare number or unit."""
-    words = text.split()
-    if not words or len(text) > 120:
-        return False
-    if any(re.fullmatch(r"[\d.,:/–-]+", w) for w in words) and not any(w[:1].isupper() and len(w) > 1 and
-                                                                        w.isalpha() for w in words):
-        return False
-    if not any(w[:1].isupper() and sum(c.isalpha() for c in w) >= 2 for w in words):
-        return False
-    if re.match(r"^(c|ca|circa|fl|b|d)\.?\s*\d", text, re.I):  # "c. 1338", "b. 1950"
-        return False
-    if re.search(r"\b\d{1,2}:\d{2}\b", text):  # "22:00 KST": a time of day
-        return False
-    if re.search(r"\s(of|the|and|for)\s+\d+(st|nd|rd|th)?$", text):  # "Reception Committee of 16th" + "annual …"
-        return False
-    if re.fullmatch(r"(?i)(jr|sr|ii|iii|iv|v|vi)\.?", text):  # "III" of "Herbert Weston Scott Howell III"
-        return False
-    if re.fullmatch(r"(?i)[\d.,]+\s*(fm|am|mhz|khz|ghz|mw|kw)", text):  # "91.1 FM": a frequency
-        return False
-    return sum(c.isalpha() for c in text) >= 2  # "U.S." is a name; "C" of "°C" is not
 
 
 def name_spans(doc: Any) -> list[NameSpan]:
@@ -244,9 +222,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
             spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
-    quoted = _quoted_stretches(doc)
+    quoted = quoted_stretches(doc)
     spans = [s for s in _subtitled(doc, sorted(spans, key=lambda s: s.start))
-             if not any(_inside(doc, s, o, c) for o, c in quoted)]
+             if not any(inside_quotes(doc, s, o, c) for o, c in quoted)]
     return shared_surnames(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start))))
 
 
@@ -309,32 +287,6 @@ def _portfolio(doc: Any, start: int, end: int) -> bool:
     return i >= 1 and doc[i].lower_ in ("of", "for") and doc[i - 1].lower_ in _PORTFOLIO_TITLES
 
 
-def _quoted_stretches(doc: Any) -> list[tuple[int, int]]:
-    """(opening, closing) quotation marks within one sentence, at most 20 tokens apart."""
-    out: list[tuple[int, int]] = []
-    opening = None
-    text = doc.text  # (built anew on each access)
-    marks = [t for t in doc if t.text in ('"', "“", "”")] if any(q in text for q in '"“”') else []
-    for tok in marks:
-        if opening is None or tok.text == "“" or tok.sent.start != doc[opening].sent.start:
-            opening = tok.i
-            continue
-        if tok.i - opening <= 20:
-            out.append((opening, tok.i))
-        opening = None
-    return out
-
-
-def _inside(doc: Any, span: NameSpan, opening: int, closing: int) -> bool:
-    """A name inside a quoted phrase that is more than the name: a nickname or a description ('nicknamed "West
-    Point on the Rio Grande"', 'his sobriquet "the modern Pre-Raphaelite"'), whose words relate nothing."""
-    if not (opening < span.start and span.end <= closing):
-        return False
-    before = [t for t in doc[opening + 1:span.start] if not (t.is_punct or t.lower_ in ("the", "a", "an"))]
-    after = [t for t in doc[span.end:closing] if not t.is_punct]
-    return bool(before or after)
-
-
 def _demonym(tok: Any) -> bool:
     """A one-word name before a common noun that reads as a nationality ("Welsh", "Danish", "Italian")."""
     return tok.dep_ in ("compound", "amod") and tok.head.pos_ == "NOUN" and tok.head.i > tok.i \
@@ -381,55 +333,6 @@ def _typed(text: str, label: str) -> str:
     if head is None or (label == "PERSON" and len(words) == 2):
         return label
     return head
-
-
-def quoted_titles(doc: Any) -> list[NameSpan]:
-    """A title in quotation marks is one name, a work's ("Union of Lublin", "Late Night with Conan O'Brien"; the
-    tagger calls the first an organisation): short (at most 12 words), in title case (its words of four letters
-    or more capitalised), with no sentence inside. Elsewhere the same name is typed by its mentions as usual."""
-    out: list[NameSpan] = []
-    opening: int | None = None
-    for tok in doc:
-        if tok.text not in ('"', "“", "”"):
-            continue
-        if opening is None or tok.text == "“" or tok.sent.start != doc[opening].sent.start:
-            opening = tok.i
-            continue
-        start, end, opening = opening + 1, tok.i, None
-        while end > start and doc[end - 1].is_punct and not (doc[end - 1].text == ")" and "(" in doc[start:end].text):
-            end -= 1  # a title's own closing bracket stays: "You Don't Love Me (No, No, No)"
-        words = [t for t in doc[start:end] if not t.is_punct]
-        long_words = [t for t in words if t.is_alpha and len(t) >= 4]
-        numbered = doc[start].text[:1].isdigit() and doc[start].text[-1:].isalpha() and end - start > 1 \
-            and doc[start + 1].text[:1].isupper()  # '"5o Vima"', '"2nd Law"'
-        if not words or len(words) > 12 or not (doc[start].text[:1].isupper() or numbered) or \
-                any(not t.text[:1].isupper() and not t.is_stop for t in long_words) or \
-                any(t.text in ".!?;" for t in doc[start:end]):  # "Throw Momma from the Train": "from" is small
-            continue
-        text = " ".join(doc[start:end].text.split())
-        if not is_name(text):
-            continue
-        chart = _chart_end(doc, tok.i + 1) if end - start == 1 else None
-        if chart is not None:  # 'on the "Billboard" 200', '"Billboard" Hot 100': the chart, not the magazine
-            text = " ".join([text, *(t.text for t in doc[tok.i + 1:chart])])
-            end = chart
-        before = doc[start - 2] if start >= 2 else None  # the word before the opening quotation mark
-        named = CLASS_TYPES.get(before.lower_) if before is not None and before.pos_ == "NOUN" else None
-        label = named if named and named not in ("WORK_OF_ART", "PRODUCT", "EVENT", "LAW") else "WORK_OF_ART"
-        out.append(NameSpan(start, end, text, label, doc[start:end].root))  # 'the space duo "Future Folk"': a band
-    return out
-
-
-def _chart_end(doc: Any, i: int) -> int | None:
-    """Where a chart's number ends after a quoted magazine's name: up to two capitalised words, then a number of
-    at most three digits ('"Billboard" 200', '"Billboard" Hot 100'); None when no number follows."""
-    j = i
-    while j < len(doc) and j - i < 2 and doc[j].is_alpha and doc[j].text[:1].isupper():
-        j += 1
-    if j >= len(doc) or not re.fullmatch(r"[1-9]\d{0,2}", doc[j].text) \
-            or (j + 1 < len(doc) and doc[j + 1].tag_ == "NNS"):  # not '"Billboard" 5 times'
-        return None
-    return j + 1
 
 
 def strip_titles(name: str) -> str:
