@@ -194,7 +194,8 @@ def cast_pairs(actors: list[Ref], as_prep: Any, resolver: Resolver) -> list[tupl
     pairs: list[tuple[list[Ref], list[Ref]]] = [(actors, [])]
     for pobj in (c for c in as_prep.children if c.dep_ == "pobj"):
         conjs = [c for c in pobj.conjuncts if c.i > pobj.i]
-        ases = [c for t in (pobj, *conjs) for c in t.children if c.dep_ == "prep" and c.lower_ == "as"]
+        ases = [c for t in (pobj, *conjs, as_prep.head) for c in t.children if c.dep_ == "prep" and c.lower_ == "as"
+                and c.i > as_prep.i]  # the next "as" hangs on a role, on the next actor or on the verb itself
         pairs[0][1].extend(resolver.refs(pobj))
         for tok in conjs:
             own = next((a for a in ases if a.i > tok.i and not any(tok.i < c.i < a.i for c in conjs)), None)

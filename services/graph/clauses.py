@@ -278,6 +278,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 # Company established the rule in the city": the rule was founded there, not the Company
             actors = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
                 if label == "portrayed" else []
+            if actors and any(c.dep_ == "prep" and c.lower_ == "as" and c.i < child.i for c in verb.children):
+                continue  # "… and Elizabeth Olsen as his first wife": the first "as" paired the later actors
             if actors:  # "a film … starring Tom Hiddleston as Hank Williams": the actor plays him, not the film
                 for cast, role in cast_pairs(actors, child, resolver):
                     out += [Triple(a, label, _raw(verb, particle, child.text), o, anchors) for a in cast for o in role]

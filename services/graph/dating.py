@@ -140,11 +140,10 @@ def _with_day(span: Any) -> str:
     return str(span.text)
 
 
-def clause_dates(sent: Any, anchors: set[int]) -> Span:
-    """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun)."""
-    start: Dated | None = None
-    until: Dated | None = None
-    points = 0  # more than one moment of one verb: each dates another member of a list
+def _governed(sent: Any, anchors: set[int]) -> list[tuple[Any, str | None, bool]]:
+    """The sentence's date expressions that the fact's anchors govern, with their preposition and whether a
+    "from" or "between" led to them."""
+    out = []
     for span in _date_spans(sent):
         if _inside_parentheses(span):
             continue
@@ -152,8 +151,53 @@ def clause_dates(sent: Any, anchors: set[int]) -> Span:
                 and span.doc[span.start - 2].lower_ == "as":
             continue  # "As of 2013, the Texans have sent 20 players": when it was said, not when it began
         verb, prep, opened = _governor(span.root)
-        if verb is None or verb.i not in anchors:
-            continue
+        if verb is not None and verb.i in anchors:
+            out.append((span, prep, opened))
+    return out
+
+
+_LINKS = {"from", "since", "until", "till", "to", "through", "and", "between", "in", "on", "during", "after",
+          "before", "-", "–", "—", '"', "'", "”", "’", ")", "("}
+
+
+def _joined(doc: Any, first: int, last: int) -> bool:
+    """Nothing but prepositions and quotation marks between tokens ``first`` and ``last`` (exclusive)."""
+    return all(doc[i].lower_ in _LINKS for i in range(first, last))
+
+
+def _own_dates(governed: list[tuple[Any, str | None, bool]], obj: tuple[int, int],
+               names: list[tuple[int, int]]) -> list[tuple[Any, str | None, bool]]:
+    """Of the dates one verb governs, the run of them set right beside the fact's object. In "the head coach at
+    Boston University from 1985 to 1987 and Hartwick College from 1992 to 2001" each college has its own years,
+    and in "released on November 10, 1998 in North America, and February 4, 1999 in Europe" each region its day.
+    All of them when they are one run ("from October 5 until November 10", "from 1895 until his retirement in
+    1928": no name between the runs), or when none is beside the object."""
+    runs: list[list[tuple[Any, str | None, bool]]] = []
+    for g in sorted((g for g in governed if _ends(_with_day(g[0]))[0] is not None), key=lambda g: g[0].start):
+        if runs and _joined(g[0].doc, runs[-1][-1][0].end, g[0].start):
+            runs[-1].append(g)
+        else:
+            runs.append([g])
+    if len(runs) < 2 or not any(runs[0][-1][0].end <= a and b <= runs[-1][0][0].start for a, b in names):
+        return governed
+    start, end = obj
+    after = next((r for r in runs if r[0][0].start >= end and _joined(r[0][0].doc, end, r[0][0].start)), None)
+    before = next((r for r in runs if r[-1][0].end <= start and _joined(r[0][0].doc, r[-1][0].end, start)), None)
+    return after or before or governed
+
+
+def clause_dates(sent: Any, anchors: set[int], obj: tuple[int, int] | None = None,
+                 names: list[tuple[int, int]] | None = None) -> Span:
+    """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun). With the
+    token spans of the fact's object and of the sentence's names, a verb that governs dates for several objects
+    gives the fact its object's."""
+    start: Dated | None = None
+    until: Dated | None = None
+    points = 0  # more than one moment of one verb: each dates another member of a list
+    governed = _governed(sent, anchors)
+    if obj is not None and len(governed) > 1:
+        governed = _own_dates(governed, obj, names or [])
+    for span, prep, opened in governed:
         first, second = _ends(_with_day(span))
         if first is None:
             continue

@@ -145,9 +145,10 @@ class SpacyTemporalExtractor(TransformComponent):
             # not a place's last word ("York" of New York)
             # (not "Peres" in "the Presidency of Shimon Peres": an "of" names another; not "Sira" of "Mallik Rehan
             # Tomb, Sira": what follows a comma says where or which)
-            words = entity_key(topic_name.split(",")[0]).split() if topic_name else []
-            return bool(context.topic and context.topic.label in ("PERSON", "ORG", ENTITY) and len(words) > 1
-                        and key == words[-1] and span.label in ("PERSON", "ORG", ENTITY) and "of" not in words)
+            # (the title's surname too: "Sulantay" of "José Manuel Sulantay Silva", titled "José Sulantay")
+            names = [entity_key(n.split(",")[0]).split() for n in (topic_name, title_alias) if n]
+            return bool(context.topic and context.topic.label in ("PERSON", "ORG", ENTITY) and span.label in (
+                "PERSON", "ORG", ENTITY) and any(len(w) > 1 and key == w[-1] and "of" not in w for w in names))
 
         relations: list[Relation] = []
         previous_end = 0
@@ -167,7 +168,9 @@ class SpacyTemporalExtractor(TransformComponent):
                 src, dst = table.node(t.subject), table.node(t.object)
                 if src is None or dst is None or src.id == dst.id:
                     continue
-                when = clause_dates(sent, set(t.anchors)) if t.anchors else None
+                when = clause_dates(sent, set(t.anchors), _mention(t.object, here, resolver),
+                                    [(s.start, s.end) for s in here]) \
+                    if t.anchors else None
                 if when and t.label in POINT_EVENTS and when.valid_until:
                     # "founded and ran X until its sale in 1997": a founding has no end; the end is the running's
                     when = Span(when.valid_from, None, when.from_precision, None) if when.valid_from else None
@@ -213,6 +216,15 @@ def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:
         return False
     refs = resolver.refs(subject)
     return refs[0] if refs else None
+
+
+def _mention(ref: Ref, here: list[NameSpan], resolver: Resolver) -> tuple[int, int] | None:
+    """The token span of the sentence's first mention of ``ref`` (None when it is no name of the sentence)."""
+    for span in here:
+        found = resolver.by_token.get(span.start)
+        if found is not None and found[1] == ref:
+            return span.start, span.end
+    return None
 
 
 def _distinct(triples: list[Triple]) -> list[Triple]:

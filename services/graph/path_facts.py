@@ -47,8 +47,19 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
             # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
             continue  # "the Australian band X": a name that modifies a noun is no object
-        path: list[Any] = []
         node = tok
+        if tok.dep_ == "conj" and tok.head.i not in resolver.by_token and tok.head.pos_ == "NOUN" \
+                and tok.head.head.i == verb.i and tok.head.dep_ in ("attr", "dobj", "oprd"):
+            # a name coordinated with the verb's common noun is another clause's ("Pierre is the state capital and
+            # Sioux Falls … is"), or the last item of the noun's own list ("the holding company of MidWestOne Bank,
+            # and MidWestOne Insurance Services"), no dependent of the noun (but "the vocalist for the band 311
+            # and The Nick Hexum Quintet": a second object of the preposition)
+            listed = [p for c in tok.head.children if c.dep_ == "prep" and c.i < tok.i for p in c.children
+                      if p.dep_ == "pobj" and p.i in resolver.by_token]
+            if not listed:
+                continue
+            node = listed[-1]
+        path: list[Any] = []
         while node.dep_ == "conj" and node.head.i in resolver.by_token and node.head.i < node.i:
             node = node.head  # "run by Mike and George Parente": the second name's path is the first's
         while node.head.i != node.i and node.head.i != verb.i and len(path) < 5:

@@ -11,7 +11,7 @@ from typing import Any
 from services.graph.classes import class_label
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
 from services.graph.gazetteer import is_demonym
-from services.graph.spans import NameSpan, kind
+from services.graph.spans import NameSpan, compatible, kind
 
 SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 LISTING = {"as", "including", "like", "among"}
@@ -88,6 +88,18 @@ class Resolver:
                 return found[1]
         return None
 
+    def _of_its_kind(self, noun: Any, label: str | None, refs: list[Ref]) -> list[Ref]:
+        """What a class noun set beside a phrase stands for. "X is the director of "W" (2006), a movie starring Y":
+        the parser hung "a movie" on the director, which resolves to X, a person; a movie describes the last
+        name of its own kind before it (W), and none when there is no such name."""
+        if not label or not refs or any(compatible(r.label, label) for r in refs):
+            return refs
+        for before in reversed(noun.sent[: noun.i - noun.sent.start]):
+            found = self.by_token.get(before.i)
+            if found and kind(found[1].label) == kind(label):
+                return [found[1]]
+        return []
+
     def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
         """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
         if depth > 4:
@@ -154,9 +166,12 @@ class Resolver:
             if not subjects:
                 before = name_before(tok.head, self)
                 return [before] if before else []
-            return [r for s in subjects for r in self.refs(s, depth + 1)]
+            refs = [r for s in subjects for r in self.refs(s, depth + 1)]
+            if any(c.dep_ == "attr" and c.i < tok.i for c in tok.head.children):
+                return self._of_its_kind(tok, label, refs)  # a second attribute: the parser's appositive
+            return refs
         if tok.dep_ == "appos":
-            return self.refs(tok.head, depth + 1)
+            return self._of_its_kind(tok, label, self.refs(tok.head, depth + 1))
         if any(c.lower_ in ("that", "this") for c in tok.children if c.dep_ == "det") and label:
             near = self._nearest_of_kind(tok, kind(label))  # "Louisiana did when that fine territory was …"
             if near is not None:

@@ -50,6 +50,9 @@ def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[s
         if tok.dep_ in ("nsubj", "nsubjpass"):
             for span in spans:
                 if tok.i in span:  # a definition ("X is a …") or the title's own name; not a speech's first actor
+                    whole = _title_start(doc, span, first.start, title)
+                    if whole is not None:  # "Leston Peter Paul" under "Leston Paul": the tagger's "Peter Paul"
+                        return whole.text, whole
                     defines = tok.head.lemma_ == "be"  # "X is a conglomerate, the filing says" too
                     return (span.text, None) if defines or (title and share_a_word(span.text, title)) else (None, None)
             chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
@@ -58,6 +61,19 @@ def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[s
                 return bare, NameSpan(chunk.start, chunk.end, bare, ENTITY, chunk.root)
             return None, None
     return None, None
+
+
+def _title_start(doc: Any, span: NameSpan, start: int, title: str | None) -> NameSpan | None:
+    """The first sentence's subject with the capitalised words before it that open the title: the tagger reads
+    "Leston Peter Paul" (titled "Leston Paul") as "Peter Paul", "King Wallis Vidor" (titled "King Vidor") as
+    "Wallis Vidor". Both ends of the title must be there; None otherwise."""
+    words = (_QUALIFIED.sub("", title).strip() if title else "").split()
+    head = doc[start:span.start]
+    if not 0 < len(head) < len(words) or not all(t.is_title and t.is_alpha and t.pos_ != "DET" for t in head):
+        return None
+    if [t.text for t in head] != words[:len(head)] or doc[span.end - 1].text != words[-1]:
+        return None
+    return NameSpan(start, span.end, doc[start:span.end].text, span.label, span.root)
 
 
 def share_a_word(a: str, b: str) -> bool:
