@@ -110,6 +110,10 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 raw = f"{mod.text} {noun.text}"  # a property, not an event: no clause date
                 if span.end < len(noun.doc) and noun.doc[span.end].lower_ in SPORTS_NAMED:
                     continue  # "an American football coach": the sport's name, not the coach's nationality
+                if span.end + 2 < len(noun.doc) and noun.doc[span.end + 1].text in ("-", "–") \
+                        and noun.doc[span.end].pos_ == "NOUN" and noun.doc[span.end + 2].tag_ in ("VBN", "VBG", "JJ"):
+                    continue  # "a Vietnam war-based film": the name qualifies the war, not the film (but "an
+                    # American singer-songwriter", "an American non-profit executive" are American)
                 if span.text.lower() in _NO_NATIONS or span.text.lower() in _PARTY_WORDS:
                     continue  # "an American two-time Olympic gold medal swimmer": the games'; "the only North
                     # American airport": a continent's; "the Democratic candidate": a party's; no nationality

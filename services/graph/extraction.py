@@ -171,6 +171,10 @@ class SpacyTemporalExtractor(TransformComponent):
                 when = clause_dates(sent, set(t.anchors), _mention(t.object, here, resolver),
                                     [(s.start, s.end) for s in here]) \
                     if t.anchors else None
+                if when and t.label == "studied_at" and when.valid_from and not when.valid_until \
+                        and any(w.startswith("graduat") for w in t.raw.lower().split()):
+                    # "graduated from Harvard University in 1880": the year ends the study
+                    when = Span(None, when.valid_from, None, when.from_precision)
                 if when and t.label in POINT_EVENTS and when.valid_until:
                     # "founded and ran X until its sale in 1997": a founding has no end; the end is the running's
                     when = Span(when.valid_from, None, when.from_precision, None) if when.valid_from else None

@@ -49,6 +49,8 @@ _NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
     "held_in": (set(), {"person", "org", "work", "language", "group"}),  # "a disaster in Hindi"
     "based_in": (set(), {"person", "work", "event", "language"}),  # "a character in 'Home and Away'"
     "served_in": ({"event", "work", "place"}, set()),  # "the Championship serves as qualifier for the World Cup"
+    "collaborated_with": ({"work", "place", "event"}, {"work", "place", "event"}),  # "It [a song] was recorded …
+    # with Jerry Rivers (fiddle), Don Helms": the players recorded it; a song works with no one
 }
 # A tag that means a place says little of a team or a venue (the tagger calls a club by its city)
 _SAFE_TAGS = {"PERSON", "EVENT", "WORK_OF_ART", "LANGUAGE", "NORP", "FAC", "LOC"}
@@ -68,6 +70,9 @@ def checked_label(t: Triple) -> Triple:
         if any(w.startswith(("start", "began", "begin", "begun")) for w in words):
             return replace(t, label=RELATED_TO)  # "the Magic started the season": no one founds a season
         return t  # "the ACBL established an official World Computer-Bridge Championship": it founded it
+    if t.label == "founded" and any(w.startswith(("organis", "organiz")) for w in words):
+        return replace(t, label=RELATED_TO)  # "the league …, organised by the Malaysia Basketball Association": it
+        # runs the league, which it need not have founded
     if t.label == "published_by":
         sense = _published_sense(t, words)
         if sense is not None:

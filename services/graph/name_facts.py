@@ -45,6 +45,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                         owner_span = resolver.by_token[owner.i][0]
                         if label in MAKING and kind(owner_span.label) in ("place", "person", "group"):
                             continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
+                        if label in MAKING - {"founded"} and owner_span.label == "ORG":
+                            label = "worked_for"  # "CBS producer Oscar Gómez" produces for CBS, not CBS itself
                         if label == "member_of" and kind(owner_span.label) == "place":
                             label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
                         elif label == "member_of" and owner_span.label == "NORP":

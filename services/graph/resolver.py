@@ -16,6 +16,9 @@ from services.graph.spans import NameSpan, compatible, kind
 SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 LISTING = {"as", "including", "like", "among"}
 NAMED_BY_OF = {"GPE", "LOC", "FAC", "ORG"}
+# Classes of places whose "of" gives their name ("the state of Texas", "the Canadian province of Ontario")
+_NAMED_BY_ITS_OF = {"state", "province", "city", "town", "county", "village", "island", "republic", "kingdom",
+                    "territory", "municipality", "borough", "commonwealth", "emirate", "prefecture", "parish"}
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,10 @@ class Resolver:
             # Mexican war", "an Air Force family", "the Whitlam government" (named after)
             named = [c for c in tok.children if c.dep_ == "compound" and c.i in self.by_token]
             others = [c for c in tok.children if c.dep_ in ("compound", "amod", "nummod") and c.i not in self.by_token]
+            others += [p for c in tok.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
+                       if p.dep_ == "pobj" and p.i in self.by_token and tok.lemma_.lower() in _NAMED_BY_ITS_OF]
+            # "the US state of Massachusetts" is Massachusetts, a state of the US (but "the South West Slopes
+            # region of New South Wales" is the region, "the Music division of Future US" the division)
             if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
                 span, ref = self.by_token[named[0].i]
                 if not (tok.lemma_.lower() in _SIDES and (span.label in ("GPE", "NORP", "LOC") or

@@ -145,7 +145,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
                 "family of", "subfamily of", "tributary of"),
     "member_of": ("member of", "founding member of", "player for", "player of", "fellow of",
                   "vocalist of", "guitarist of", "drummer of", "bassist of", "singer of", "frontman of",
-                  "lead singer of", "keyboardist of", "part-owner of", "partner in", "candidate for", "nominee for"),
+                  "lead singer of", "keyboardist of", "part-owner of", "partner in"),
     "leads": ("leader of", "head of", "chief of", "commander of", "captain of", "coach of", "manager of",
               "governor of", "mayor of", "director of", "chairman of", "chair of", "chairwoman of", "ruler of", "dictator of", "tyrant of",
               "editor-in-chief of", "chief editor of", "principal of", "dean of", "conductor of", "bishop of", "archbishop of", "abbot of",
@@ -191,7 +191,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "successor_of": ("successor to", "successor of", "sequel to", "sequel of"),  # a sequel follows its first work
     "predecessor_of": ("predecessor of", "predecessor to", "prequel to", "prequel of"),
     "won": ("winner of", "recipient of", "champion of", "laureate of"),
-    "nominated_for": ("nomination for", "nominee for"),
+    "nominated_for": ("nomination for", "nominee for", "candidate for"),  # a candidate is no member of the seat
     "held_in": ("edition in", "event in", "tournament in", "festival in", "battle of", "siege of"),
     "competed_in": ("participant in", "contestant on", "contestant in", "finalist in", "competitor in"),
     "depicts": ("film about", "biopic about", "book about", "documentary about", "novel about", "song about",
