@@ -167,6 +167,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                                                                    or obj.label in ("GPE", "LOC", "FAC")):
                     # "a village in County Kerry" is there; "active in Auckland", "a constable in Berkshire", "a
                     # beer in Belgium" only relate to it: a person, a work or a product is located nowhere
+                    if class_label(noun.lemma_) is None and kind(subject.label) == "place" and noun.pos_ == "NOUN" \
+                            and not any(c.dep_ == "det" for c in noun.children):
+                        continue  # "double platinum in Denmark, platinum in Finland": no class of Denmark's
                     placed = (noun.pos_ != "ADJ" or kind(subject.label) == "place") \
                         and class_label(noun.lemma_) not in ("PERSON", "WORK_OF_ART", "PRODUCT")
                     out.append(Triple(subject, "located_in" if placed else RELATED_TO, raw, obj, anchors))

@@ -31,6 +31,26 @@ def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     return out
 
 
+_FIRST_OF_PAIR = {"ORG", "GPE", "LOC", "FAC"}
+_SECOND_OF_PAIR = {"ORG", "GPE", ENTITY, "EVENT", "FAC"}
+
+
+def adjoined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """Two names with nothing between them are one the tagger cut: a body's branch ("Sony Greece": a company),
+    a city's event ("San Diego Comic Con"). Not two places ("Kingston Jamaica" stays as the tagger has it)."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and span.start == prev.end and prev.label in _FIRST_OF_PAIR \
+                and span.label in _SECOND_OF_PAIR and not (prev.label == span.label == "GPE") \
+                and doc[prev.end - 1].whitespace_ and doc[span.start].text[:1].isupper():
+            label = prev.label if span.label == "GPE" else span.label
+            out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, label, doc[prev.start:span.end].root)
+            continue
+        out.append(span)
+    return out
+
+
 def shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """'run by Mike and George Parente': a given name alone before "and" and a person's whole name shares the
     surname (not where the text names the first elsewhere with another: "John Lennon … John and Paul McCartney")."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
 from services.graph.coreference import Ref
-from services.graph.resolver import SUBJECTS, Resolver, Triple, possessor
+from services.graph.resolver import SUBJECTS, Resolver, Triple, opens_a_clause, possessor
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 
 NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
@@ -47,6 +47,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
             # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
             continue  # "the Australian band X": a name that modifies a noun is no object
+        if tok.dep_ == "conj" and opens_a_clause(tok):
+            continue  # "resigned as NFL Commissioner and Bert Bell, co-founder of …, replaced him": Bell's clause
         node = tok
         if tok.dep_ == "conj" and tok.head.i not in resolver.by_token and tok.head.pos_ == "NOUN" \
                 and tok.head.head.i == verb.i and tok.head.dep_ in ("attr", "dobj", "oprd"):

@@ -237,11 +237,29 @@ def possessor(span: Any, doc: Any) -> bool:
 
 
 def with_conj(tokens: Any) -> list[Any]:
+    """The tokens and the later members of their coordinations, without a member that opens the next clause."""
     out = []
     for tok in tokens:
         out.append(tok)
-        out += [c for c in tok.conjuncts if c.i > tok.i]
+        out += [c for c in tok.conjuncts if c.i > tok.i and not opens_a_clause(c)]
     return out
+
+
+_FINITE = {"VBD", "VBZ", "VBP"}
+
+
+def opens_a_clause(member: Any) -> bool:
+    """A coordinated name that is the subject of the verb after its aside, which has no subject of its own: in
+    "Layden resigned as NFL Commissioner and Bert Bell, co-founder of the Philadelphia Eagles, replaced him" Bell
+    replaced him; he is no second thing Layden resigned as."""
+    doc = member.doc
+    if member.i + 1 >= member.sent.end or doc[member.i + 1].text != ",":
+        return False
+    for tok in doc[member.i + 2:member.sent.end]:
+        if tok.pos_ in ("VERB", "AUX") and tok.tag_ in _FINITE:
+            verb = tok.head if tok.dep_ in ("aux", "auxpass") else tok  # "…, Woody Allen, have cited": the list's
+            return doc[tok.i - 1].text == "," and not any(c.dep_ in SUBJECTS for c in verb.children)
+    return False
 
 
 def name_before(verb: Any, resolver: Resolver) -> Ref | None:

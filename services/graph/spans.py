@@ -32,7 +32,7 @@ from services.graph.name_bounds import (
     repair,
     seat_cut,
 )
-from services.graph.name_pairs import and_joined, nationality_joined, pair_split, shared_surnames
+from services.graph.name_pairs import adjoined, and_joined, nationality_joined, pair_split, shared_surnames
 from services.graph.name_span import ENTITY as ENTITY
 from services.graph.name_span import NameSpan as NameSpan
 from services.graph.name_span import is_name as is_name
@@ -225,7 +225,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
     quoted = quoted_stretches(doc)
     spans = [s for s in _subtitled(doc, sorted(spans, key=lambda s: s.start))
              if not any(inside_quotes(doc, s, o, c) for o, c in quoted)]
-    return shared_surnames(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start))))
+    return shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start)))))
 
 
 # Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)

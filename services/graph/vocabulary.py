@@ -262,11 +262,12 @@ def verb_label(lemma: str, prep: str | None = None, particle: str = "") -> str:
 
 def noun_label(noun: str, prep: str) -> str | None:
     """The label of a relational noun with its preposition ("capital of"), or None when it is not one."""
-    key = f"{_clean(noun)} {_clean(prep)}"
-    if key in _NOUN_INDEX:
-        return _NOUN_INDEX[key]
-    last = _clean(noun).split(" ")[-1]
-    return _NOUN_INDEX.get(f"{last} {_clean(prep)}")
+    words = _clean(noun).split(" ")
+    for k in range(len(words)):  # the longest known ending: "a previous Prime Minister of" is a prime minister
+        key = f"{' '.join(words[k:])} {_clean(prep)}"
+        if key in _NOUN_INDEX:
+            return _NOUN_INDEX[key]
+    return None
 
 
 def canonical(raw: str) -> str:

@@ -69,3 +69,10 @@ def test_a_year_of_attending_still_starts_it(extractor):
     _, facts = extract(extractor, "Andrews attended Harvard University from 1876.", "Clement Walker Andrews")
     dated = [(p["valid_from"], p["valid_until"]) for s, r, t, p in facts if r == "studied_at"]
     assert dated == [("1876-01-01", None)], facts
+
+
+def test_the_longest_known_ending_of_an_office_names_it(extractor):
+    # "a previous Prime Minister of Israel": a prime minister, no minister (secretary_of)
+    assert_facts(extractor, "Moshe Katsav, a prominent Likud politician, ran against Shimon Peres, a previous Prime "
+                            "Minister of Israel.", "Israeli presidential election, 2000",
+                 ("shimon peres", "secretary_of", "israel"), ("shimon peres", "prime_minister_of", "israel"))

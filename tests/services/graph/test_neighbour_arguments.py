@@ -12,6 +12,7 @@ from services.graph.extraction import SpacyTemporalExtractor
 from services.graph.service import _topic
 from tests.services.graph.test_fact_quality import extract, triples
 from tests.services.graph.test_name_extents import assert_facts
+from tests.services.graph.test_name_precision import names
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +127,36 @@ def test_an_article_does_not_open_the_name(extractor):
     found = _entities(extractor, "The Jolly Boys' Last Stand", "The Jolly Boys Last Stand is a 2000 British feature "
                                                                "film written and directed by Chris Payne.")
     assert not any(n.startswith("The ") for n in found), found
+
+
+# -- a coordinated name that opens the next clause ------------------------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("Before the season, Elmer Layden resigned as NFL Commissioner and Bert Bell, co-founder of the Philadelphia "
+     "Eagles, replaced him.", "1946 NFL season", ("elmer layden", "related_to", "bert bell"),
+     ("bert bell", "founded", "philadelphia eagles")),
+    # the guard: the last member of a subject list before its verb stays in the list
+    ("Directors such as Steven Spielberg, James Cameron, and Woody Allen, have cited Kubrick as a source of "
+     "inspiration.", "Influence of Stanley Kubrick", None, ("woody allen", "related_to", "kubrick")),
+    # an appositive noun of no class after a place is a list's, not a class of the place
+    ("Their 2010 release received double platinum in Denmark, platinum in Finland and Germany, and gold in the "
+     "United States.", "Volbeat", ("denmark", "located_in", "germany"), None),
+])
+def test_a_coordinated_name_belongs_to_its_own_clause(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
+
+
+# -- two names with nothing between them -----------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "whole", "cut"), [
+    ("He was discovered by Sony Greece and released his debut album.", "sony greece", "greece"),
+    ("She was a featured performer at w00tstock 3.0 during San Diego Comic Con in 2011.", "san diego comic con",
+     "comic con"),
+])
+def test_two_names_with_nothing_between_them_are_one(extractor, text, whole, cut):
+    found = names(extractor, text)
+    assert whole in found and cut not in found, found
+
+
+def test_a_town_and_its_state_stay_two(extractor):
+    # the guard: a place right after a place is where it is, not one name
+    found = names(extractor, "He moved to Dallas Texas in 2001.")
+    assert "dallas" in found and "texas" in found, found
