@@ -8,7 +8,7 @@ from typing import Any
 from services.graph.classes import class_label
 from services.graph.clause_shapes import qualified, role_as_verb, trailing_participle
 from services.graph.coreference import Ref
-from services.graph.resolver import SUBJECTS, Resolver, name_before, with_conj
+from services.graph.resolver import SUBJECTS, Resolver, clause_opened, name_before, with_conj
 from services.graph.spans import kind
 
 OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
@@ -25,6 +25,10 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     noun = trailing_participle(verb)
     if noun is not None:
         return resolver.refs(noun), passive, []
+    opener = next((t for t in verb.sent[: verb.i - verb.sent.start] if t.i in resolver.by_token
+                   and (v := clause_opened(t)) is not None and v.i == verb.i), None)
+    if opener is not None:  # "… and Bert Bell, co-founder of the Philadelphia Eagles, replaced him": Bell did
+        return resolver.refs(opener), passive, []
     node = verb
     doc = verb.doc
     if verb.i >= 2 and doc[verb.i - 1].text == "-" and not doc[verb.i - 1].whitespace_ \

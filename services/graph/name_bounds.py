@@ -133,8 +133,10 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
             # "the Royal Borough" + "of Kensington & Chelsea" (tagged a body): a division is named with its place;
             # "the 30th International Film Festival" + "of India": a festival with its country
             end = next(e.end for e in doc.ents if e.start == end + 1)
-        elif doc[end - 1].lower_ in _NUMBERED_CLASSES and _ROMAN.fullmatch(tok.text) and end - start <= 2:
-            end += 1  # "a Grade I listed building", "NCAA Division II": the numeral is the class's name
+        elif doc[end - 1].lower_ in _NUMBERED_CLASSES and _ROMAN.fullmatch(tok.text) and (
+                end - start <= 2 or (doc[end - 1].is_upper and end + 1 < len(doc) and doc[end + 1].pos_ not in ("VERB", "AUX"))):
+            end += 1  # "a Grade I listed building", "NCAA Division II": the numeral is the class's name; "the
+            # Notepad Productions VOLUME I album", in capitals (not "… Volume I think": a pronoun)
             break
         elif doc[end - 1].lower_ in ("best", "outstanding") and tok.is_alpha and tok.text[:1].isupper():
             end += 1  # "the Oscar for Best" + "Animated Feature": an award's category is in its name

@@ -57,6 +57,15 @@ class Resolver:
                 return found[1]
         return None
 
+    def _person_before(self, pronoun: Any) -> Ref | None:
+        """The one person the sentence names before ``pronoun``, in any role (None for none or several)."""
+        people: list[Ref] = []
+        for tok in pronoun.sent[: pronoun.i - pronoun.sent.start]:
+            found = self.by_token.get(tok.i)
+            if found is not None and found[1].label == "PERSON" and all(p is not found[1] for p in people):
+                people.append(found[1])
+        return people[0] if len(people) == 1 else None
+
     def group_subject_before(self, pronoun: Any) -> Ref | None:
         """The nearest team, band or body named as a subject earlier in the same sentence, for a "they" of a later
         clause ("the Rams became the first NFL team on the West Coast after they relocated from Cleveland")."""
@@ -120,6 +129,10 @@ class Resolver:
                 return []
             if word in PERSONAL and (self.context.topic is None or self.context.topic.label != "PERSON"):
                 subject = self.person_subject_before(tok)  # "Mr. Madison … did so; and, as he declared"
+                if subject is None and self.context.topic is not None \
+                        and kind(self.context.topic.label) in ("work", "org", "place", "event"):
+                    subject = self._person_before(tok)  # "The Demon Child Trilogy follows R'shiel Tenragan as she
+                    # accepts her fate": a work's "she" is the person the sentence names
                 if subject is not None:
                     return [subject]
             group = self.group_subject_before(tok) if word in PLURAL else None
@@ -252,14 +265,24 @@ def opens_a_clause(member: Any) -> bool:
     """A coordinated name that is the subject of the verb after its aside, which has no subject of its own: in
     "Layden resigned as NFL Commissioner and Bert Bell, co-founder of the Philadelphia Eagles, replaced him" Bell
     replaced him; he is no second thing Layden resigned as."""
+    return clause_opened(member) is not None
+
+
+def clause_opened(member: Any) -> Any | None:
+    """The verb whose subject ``member`` is (see :func:`opens_a_clause`), or None."""
     doc = member.doc
-    if member.i + 1 >= member.sent.end or doc[member.i + 1].text != ",":
-        return False
+    if member.dep_ != "conj" or member.i + 1 >= member.sent.end or doc[member.i + 1].text != ",":
+        return None
+    first = member
+    while first.dep_ == "conj" and first.head.i != first.i:
+        first = first.head
+    if first.dep_ not in ("pobj", "dobj", "attr", "oprd", "appos"):
+        return None  # "My Administration and the Congress, working together, have demonstrated": a subject list
     for tok in doc[member.i + 2:member.sent.end]:
         if tok.pos_ in ("VERB", "AUX") and tok.tag_ in _FINITE:
             verb = tok.head if tok.dep_ in ("aux", "auxpass") else tok  # "…, Woody Allen, have cited": the list's
-            return doc[tok.i - 1].text == "," and not any(c.dep_ in SUBJECTS for c in verb.children)
-    return False
+            return verb if doc[tok.i - 1].text == "," and not any(c.dep_ in SUBJECTS for c in verb.children) else None
+    return None
 
 
 def name_before(verb: Any, resolver: Resolver) -> Ref | None:

@@ -283,3 +283,8 @@ def test_a_part_a_language_and_a_that_after_a_person_take_the_right_ends(extract
 def test_a_nationality_before_a_singers_title_is_her_nationality(extractor):
     assert_facts(extractor, "Diamond Cut is the third studio album by Welsh singer Bonnie Tyler.", "Diamond Cut",
                  ("bonnie tyler", "member_of", "welsh"), ("bonnie tyler", "nationality", "welsh"))
+
+
+def test_a_volume_in_capitals_keeps_its_numeral(extractor):
+    found = names(extractor, "The rare Notepad Productions VOLUME I album remains highly sought after by collectors.")
+    assert "notepad productions volume i" in found, found

@@ -134,7 +134,10 @@ def test_an_article_does_not_open_the_name(extractor):
     ("Before the season, Elmer Layden resigned as NFL Commissioner and Bert Bell, co-founder of the Philadelphia "
      "Eagles, replaced him.", "1946 NFL season", ("elmer layden", "related_to", "bert bell"),
      ("bert bell", "founded", "philadelphia eagles")),
-    # the guard: the last member of a subject list before its verb stays in the list
+    # the guards: a subject list's last member before an aside opens no clause of its own
+    ("My Administration and the Congress, working together, have demonstrated that government must and can meet "
+     "our citizens' basic human and social needs.", None, ("congress", "related_to", "my administration"), None),
+    # … nor does the last member of a subject list before its verb
     ("Directors such as Steven Spielberg, James Cameron, and Woody Allen, have cited Kubrick as a source of "
      "inspiration.", "Influence of Stanley Kubrick", None, ("woody allen", "related_to", "kubrick")),
     # an appositive noun of no class after a place is a list's, not a class of the place
@@ -160,3 +163,18 @@ def test_a_town_and_its_state_stay_two(extractor):
     # the guard: a place right after a place is where it is, not one name
     found = names(extractor, "He moved to Dallas Texas in 2001.")
     assert "dallas" in found and "texas" in found, found
+
+
+def test_the_name_that_opens_a_clause_is_its_subject(extractor):
+    # the guard: with Bell the subject of "replaced him", Layden replaced no one
+    _, facts = extract(extractor, "Before the season, Elmer Layden resigned as NFL Commissioner and Bert Bell, "
+                                  "co-founder of the Philadelphia Eagles, replaced him.", "1946 NFL season")
+    assert not any(s == "elmer layden" and r == "succeeded" for s, r, _ in triples(facts)), facts
+
+
+def test_a_bands_he_is_the_person_the_sentence_names(extractor):
+    # a band's text: "he" is the one person its sentence names, not the band named before it
+    assert_facts(extractor, "Seer or Die Seer is an Austrian musical pop and schlager band founded in 1996 by Alfred "
+                            "Fred Jaklitsch after the break-up of the Austrian pop band Joy he was part of. After a "
+                            "brief solo career as Freddy Jay, he founded the band that comes from Grundlsee in "
+                            "Styria.", "Seer", ("joy", "founded", "seer"), ("freddy jay", "founded", "seer"))
