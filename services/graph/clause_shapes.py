@@ -29,6 +29,11 @@ def qualified(participle: Any) -> Any:
     head = participle.head
     first = participle.left_edge.i  # the participle, or the "which" of a relative clause
     comma = first > 0 and participle.doc[first - 1].text == ","
+    before = next((t for t in reversed(participle.doc[head.i + 1:first]) if t.text not in ('"', "“", "”")), None)
+    if participle.dep_ == "acl" and before is not None and before.dep_ in ("conj", "appos") and before.pos_ == "PROPN" \
+            and before.i + 1 < first and participle.doc[before.i + 1].text in ('"', "”"):
+        return before  # 'two singles – "Mic Jack" featuring Adam Levine … and "Kill Jill" featuring Killer Mike': the
+        # parser hung both on the singles; each features the names after its own quoted title
     while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
         head = head.head.head
     while head.dep_ == "pobj" and head.head.lower_ in ("on", "about") and head.head.head.pos_ == "NOUN" \

@@ -12,6 +12,7 @@ from services.graph.resolver import SUBJECTS, Resolver, clause_opened, name_befo
 from services.graph.spans import kind
 
 OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
+_EARNING = {"earn", "win", "gain", "garner", "bring"}  # with a dative, the dative gets the object
 RELATIVE = {"who", "which", "that", "whom"}
 
 
@@ -25,6 +26,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     noun = trailing_participle(verb)
     if noun is not None:
         return resolver.refs(noun), passive, []
+    receiver = next((c for c in verb.children if c.dep_ == "dative" and verb.lemma_.lower() in _EARNING), None)
+    if receiver is not None and resolver.refs(receiver):  # "a role that earned her a Golden Globe": she won it
+        return resolver.refs(receiver), passive, []
     opener = next((t for t in verb.sent[: verb.i - verb.sent.start] if t.i in resolver.by_token
                    and (v := clause_opened(t)) is not None and v.i == verb.i), None)
     if opener is not None:  # "… and Bert Bell, co-founder of the Philadelphia Eagles, replaced him": Bell did

@@ -230,7 +230,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
     characterised = lemma in CHARACTERISING and any(c.dep_ == "prep" and c.lower_ == "as" for c in verb.children)
     for child in verb.children:
-        if child.dep_ in OBJECTS:
+        if child.dep_ in OBJECTS or _listed_after_colon(child, verb, resolver):
             for obj in with_conj([child]):
                 label = RELATED_TO if characterised else verb_label(lemma, None, particle)
                 if passive and lemma in _GIVING:  # "Agüero was given the Golden Ball": the subject received it;
@@ -357,6 +357,15 @@ _OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "a
 # Verbs of giving: in the passive with an object ("was given the Golden Ball", "was awarded the prize"), the
 # subject received the object
 _GIVING = {"give", "award", "grant", "present", "hand", "offer", "bestow"}
+
+def _listed_after_colon(child: Any, verb: Any, resolver: Resolver) -> bool:
+    """A name the parser left unattached after the verb's colon: 'the films in which he starred: "The Life and
+    Death of Colonel Blimp", …' lists what he starred in."""
+    if child.dep_ not in ("intj", "dep", "npadvmod") or child.i not in resolver.by_token or child.i <= verb.i:
+        return False
+    before = next((t for t in reversed(verb.doc[verb.i + 1:child.i]) if t.text not in ('"', "“", "”", "'")), None)
+    return before is not None and before.text == ":"
+
 
 def _second_object(obj: Any) -> bool:
     """An object after another of the same verb is that one's apposition the parser split off: in "requested Mr.

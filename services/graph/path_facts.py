@@ -7,7 +7,7 @@ from typing import Any
 
 from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
 from services.graph.coreference import Ref
-from services.graph.resolver import SUBJECTS, Resolver, Triple, opens_a_clause, possessor
+from services.graph.resolver import SUBJECTS, Resolver, Triple, opens_a_clause, possessor, words_between
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 
 NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
@@ -44,7 +44,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         span, obj = resolver.by_token[tok.i]
         if span.root is None or tok.i != span.root.i or obj.name.lower() in seen or tok.dep_ in MODIFIERS \
                 or (tok.head.i == span.end and tok.head.pos_ == "NOUN") or possessor(span, tok.doc) \
-                or (tok.dep_ == "appos" and tok.left_edge.i - tok.head.i > 2):
+                or (tok.dep_ == "appos" and words_between(tok.head, tok.left_edge) > 1):
             # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
             continue  # "the Australian band X": a name that modifies a noun is no object
         if tok.dep_ == "conj" and opens_a_clause(tok):

@@ -151,7 +151,7 @@ class Resolver:
             return []
         for child in tok.children:  # "the artist William Holman Hunt", "the band, Metallica"
             if child.dep_ in ("appos", "compound") and child.i in self.by_token and child.i > tok.i \
-                    and child.left_edge.i - tok.i <= 2:  # not a name the parser hung on it from a clause away
+                    and words_between(tok, child.left_edge) <= 1:  # not a name the parser hung on it from a clause away
                 return [self.by_token[child.i][1]]
         label = class_label(tok.lemma_)
         if label and label not in ("PERSON", "EVENT", "LAW") and tok.lemma_.lower() not in _NAMED_FOR:
@@ -184,6 +184,10 @@ class Resolver:
         if tok.dep_ == "attr":
             subjects = [c for c in tok.head.children if c.dep_ in SUBJECTS]
             if not subjects:
+                named = [self.by_token[c.i][1] for c in tok.head.children if c.dep_ == "attr" and c.i < tok.i
+                         and c.i in self.by_token]
+                if named:  # 'On the corner is "Shawfield House", a mansion owned by …': the mansion is the house
+                    return named[-1:]
                 before = name_before(tok.head, self)
                 return [before] if before else []
             refs = [r for s in subjects for r in self.refs(s, depth + 1)]
@@ -247,6 +251,11 @@ def _expletive(it: Any) -> bool:
 def possessor(span: Any, doc: Any) -> bool:
     """The name owns the noun after it ("KBS's variety show"), whatever the parse made of it."""
     return bool(span.end + 1 < len(doc) and doc[span.end].tag_ == "POS" and doc[span.end + 1].is_alpha)
+
+
+def words_between(first: Any, last: Any) -> int:
+    """How many tokens other than punctuation lie strictly between two tokens ('album, "Vicious Lies …"': none)."""
+    return sum(not t.is_punct for t in first.doc[first.i + 1:last.i])
 
 
 def with_conj(tokens: Any) -> list[Any]:

@@ -178,3 +178,60 @@ def test_a_bands_he_is_the_person_the_sentence_names(extractor):
                             "Fred Jaklitsch after the break-up of the Austrian pop band Joy he was part of. After a "
                             "brief solo career as Freddy Jay, he founded the band that comes from Grundlsee in "
                             "Styria.", "Seer", ("joy", "founded", "seer"), ("freddy jay", "founded", "seer"))
+
+
+# -- a quoted title read as one proper noun ------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # a title that is a clause broke the parse: its verb took the sentence, and the title became the next subject
+    ('In 1993 she co-founded the Women\'s Professional Playwrights Association (WOPPA) which premiered her play '
+     '"Ophelia Thinks Harder", and established The Women\'s Play Press with Lorae Parry.', "Jean Betts",
+     ("ophelia thinks harder", "related_to", "lorae parry"), ("jean betts", "related_to", "lorae parry")),
+    ('Roadie John Marshall, who also played guitar in "Metal Church", filled in for James Hetfield on rhythm guitar.',
+     "Damage, Inc. Tour", ("metal church", "related_to", "james hetfield"),
+     ("john marshall", "related_to", "james hetfield")),
+    ('Helen Hunt is an actress. She starred in the sitcom "Mad About You" for seven years, and played single mother '
+     'Carol Connelly in the 1997 romantic comedy film "As Good as It Gets".', "Helen Hunt", None,
+     ("helen hunt", "starred_in", "mad about you")),
+    # the guards: titles the parse read right before keep their facts
+    ("Mark Wahlberg is an actor. Wahlberg was known as Marky Mark in his early career as frontman for the group "
+     'Marky Mark and the Funky Bunch, releasing the albums "Music for the People" and "You Gotta Believe".',
+     "Mark Wahlberg", None, ("mark wahlberg", "released", "you gotta believe")),
+    # a title set beside its noun by a comma and a quotation mark is its appositive
+    ('Big Boi is a rapper. He released his sophomore studio album, "Vicious Lies and Dangerous Rumors" in 2012.',
+     "Big Boi", None, ("big boi", "released", "vicious lies and dangerous rumors")),
+    # a second attribute with no subject is the first's: the mansion is the house
+    ('Shawfield Street is a street in London. On the corner is "Shawfield House", a 7-bedroom mansion currently '
+     "owned by Charles Saatchi and wife Nigella Lawson.", "Shawfield Street", None,
+     ("charles saatchi", "owns", "shawfield house")),
+])
+def test_a_quoted_title_is_one_name_to_the_parser(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ('They wrote "Wedding Bells," "I Saw the Light" and others.', "wedding bells"),  # the comma is the sentence's
+    ('William "Wild Guy" Grasso was an Italian-American gangster from East Haven.', "william"),  # a nickname stays
+])
+def test_a_quoted_title_leaves_the_sentence_its_own(extractor, text, name):
+    found = names(extractor, text)
+    assert any(k.startswith(name) and "," not in k for k in found), found
+
+
+# the guards below keep what the parse of a merged title first lost
+def test_the_dative_of_earning_won_it(extractor):
+    # "a role that earned her a Golden Globe": she won it, not the drama the role was in
+    assert_facts(extractor, "Sandra Miju Oh is a Canadian actress known for her role as Cristina Yang on ABC's medical "
+                            "drama \"Grey's Anatomy\", a role that earned her a Golden Globe.", "Sandra Miju Oh",
+                 ("grey's anatomy", "won", "golden globe"), ("sandra miju oh", "won", "golden globe"))
+
+
+def test_names_after_the_verbs_colon_are_its_objects(extractor):
+    assert_facts(extractor, 'He is most often remembered for the three Powell & Pressburger films in which he starred: '
+                            '"The Life and Death of Colonel Blimp", "I Know Where I\'m Going!"', "Roger Livesey", None,
+                 ("roger livesey", "starred_in", "life and death of colonel blimp"))
+
+
+def test_a_participle_after_a_listed_title_features_for_it(extractor):
+    assert_facts(extractor, 'It was supported by the release of two singles – "Mic Jack" featuring Adam Levine, Scar '
+                            'and Sleepy Brown and "Kill Jill" featuring Killer Mike and Jeezy.', "Trap or Die 2",
+                 ("mic jack", "stars", "jeezy"), ("kill jill", "stars", "jeezy"))
