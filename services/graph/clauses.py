@@ -65,6 +65,9 @@ CHARACTERISING = {"claim", "describe", "identify", "recognize", "recognise", "cl
                   "hail", "cite", "count", "acknowledge", "accept", "label", "brand", "characterize", "characterise"}
 
 
+_RANKS = {"director", "captain", "officer", "leader", "coach", "manager", "commander", "executive", "head"}
+
+
 def _compound(noun: Any) -> str:
     mods = [t.lower_ for t in noun.children if t.dep_ in ("compound", "amod") and t.i < noun.i and t.is_alpha
             and not t.ent_type_]
@@ -142,6 +145,10 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         if prep.lower_ == "of" and noun.lower_ in PEERAGES:
             continue  # "Maud Herbert, Countess of Northumberland": a title, not where she lived
         label = noun_label(_compound(noun), prep.lower_) or noun_label(noun.lemma_, prep.lower_)
+        if label == "leads" and noun.lemma_.lower() in _RANKS and any(c.dep_ == "det" and c.lower_ in ("a", "an")
+                                                                     for c in noun.children):
+            label = "member_of"  # "a director of CQX Group", "a retired captain of the US Air Force": one of its
+            # officers; "the director of" leads it
         if label == "located_in" and prep.lower_ == "of" and naming_the(noun):
             continue  # "the largest municipality is the city of Thompson": the city is Thompson, not in it
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
@@ -230,7 +237,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
     characterised = lemma in CHARACTERISING and any(c.dep_ == "prep" and c.lower_ == "as" for c in verb.children)
     for child in verb.children:
-        if child.dep_ in OBJECTS or _listed_after_colon(child, verb, resolver):
+        if (child.dep_ in OBJECTS and lemma not in ("base", "model")) or _listed_after_colon(child, verb, resolver):
+            # ("Borchert based it on the true story of …": what he based is no influence on him)
             for obj in with_conj([child]):
                 label = RELATED_TO if characterised else verb_label(lemma, None, particle)
                 if passive and lemma in _GIVING:  # "Agüero was given the Golden Ball": the subject received it;
@@ -279,6 +287,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
             # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
             label = verb_label(lemma, child.lower_, particle)
+            if lemma in ("base", "model") and any(c.dep_ == "dobj" for c in verb.children):
+                continue  # "Borchert based it on the true story of …": the work is based on it, not he
             if label in ("moved_to", "worked_for", "founded_in") and any(c.dep_ == "dobj" for c in verb.children):
                 label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico", "they traded Tom
                 # Hammonds … to the Charlotte Hornets": the object moved, and the subject works for no one; "the

@@ -9,6 +9,8 @@ from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
 
+_LEAGUES = {"league", "conference", "association", "federation", "division", "union", "circuit", "tour"}
+
 
 def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
     """Facts a name's own appositive or compound title gives: "Paris, the capital of France", "Apple CEO Tim Cook"."""
@@ -26,6 +28,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     # "the Patti Smith Group's album", "ABC's sitcom": a band made it, a network aired it; only
                     # a company, a brand, a place is owned
                     owned = RELATED_TO if kind(ref.label) == "work" else "owned_by"
+                    if owner.name.split()[-1].lower() in _LEAGUES and kind(ref.label) in ("org", "other"):
+                        owned = "member_of"  # "the National Football League's Detroit Lions": a member, not owned
                     out.append(Triple(ref, owned, raw, owner, frozenset()))
             elif child.dep_ == "appos" and child.i not in resolver.by_token and not any(
                     g.dep_ in ("conj", "appos", "compound") and g.i > child.i and g.i in resolver.by_token

@@ -16,6 +16,9 @@ MODIFIERS = {"amod", "compound", "nmod", "poss", "npadvmod"}
 # Whose "of" names a field of study ("a professor of Hebrew Literature"): no relation to a named thing
 _TEACHERS = {"professor", "lecturer", "teacher", "instructor", "tutor", "reader"}
 
+# What a work "based on the … of X" tells: X's story, not a thing X owns
+_TOLD = {"story", "life", "biography", "history", "account", "tale", "memoir", "memoirs", "experiences", "career"}
+
 # Ranks under an office's holder: a deputy prime minister is not the prime minister
 _DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}
 
@@ -72,6 +75,15 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             path.append(node)
         if not path or len(path) > 3 or node.head.i != verb.i or path[-1].i < verb.i or obj.label in ("NORP", "LANGUAGE"):
             continue  # a long path, a fronted adjunct ("In an interview for …, X comments"), a nationality
+        told = path[0].lower_ == "of" and len(path) > 2 and path[1].lemma_.lower() in _TOLD and path[2].lower_ == "on"
+        if told:  # "based on the true story of James Stockdale": the work tells his story (the work is the object
+            seen.add(obj.name.lower())  # of an active "based": "Borchert based it on the true story of …")
+            works = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
+                if any(c.dep_ == "dobj" for c in verb.children) else subjects
+            raw = " ".join(t.text for t in sorted([verb, *path], key=lambda t: t.i))
+            out += [Triple(s, "depicts", raw, obj, anchors) for s in works if (s.name.lower(), obj.name.lower())
+                    not in linked and s.name.lower() != obj.name.lower()]
+            continue
         if path[0].lower_ == "of" and len(path) > 2 and path[2].pos_ == "ADP" and path[2].lower_ != "as":
             continue  # "attacked by friends of Johnson": the friends, not Johnson ("known as the founder of X" is his)
         if path[-1].pos_ != "ADP" and path[-1].dep_ not in ("attr", "dobj", "oprd"):
@@ -84,6 +96,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
         if top.pos_ == "ADP":
             label = verb_label(verb.lemma_.lower(), top.lower_)
+            if label == "located_in" and len(path) > 1 and path[0].lower_ in ("to", "toward", "towards", "from"):
+                label = RELATED_TO  # "located on the asphalt road to Keren": on the road, not in Keren (but "on an
+                # island in Hawaii" is in it)
             if label == "portrayed" and any(c.dep_ == "dobj" for c in verb.children):
                 continue  # "starring Tom Hiddleston as Hank Williams": the actor's part (_verb_triples)
             if label == "known_as" and len(path) > 1:  # "best known as the founder and frontman of … Euphoria":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from services.graph.extraction import SpacyTemporalExtractor
-from tests.services.graph.test_fact_quality import extract
+from tests.services.graph.test_fact_quality import extract, triples
 from tests.services.graph.test_name_extents import assert_facts
 
 
@@ -76,3 +76,38 @@ def test_the_longest_known_ending_of_an_office_names_it(extractor):
     assert_facts(extractor, "Moshe Katsav, a prominent Likud politician, ran against Shimon Peres, a previous Prime "
                             "Minister of Israel.", "Israeli presidential election, 2000",
                  ("shimon peres", "secretary_of", "israel"), ("shimon peres", "prime_minister_of", "israel"))
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # "a director of", "a retired captain of": one of its officers, no leader of it
+    ("He was a director of CQX Group of Transport Companies for 18 years.", "Scott Buchholz",
+     ("scott buchholz", "leads", "cqx group of transport companies"),
+     ("scott buchholz", "member_of", "cqx group of transport companies")),
+    ("The story was written by Dale Brown, a retired captain of the US Air Force and a bestselling author.",
+     "Act of War: Direct Action", ("dale brown", "leads", "us air force"), ("dale brown", "member_of", "us air force")),
+    # the guard: "the director of" leads it
+    ("Jane Smith is the director of the Tate Gallery.", "Jane Smith", None, ("jane smith", "leads", "tate gallery")),
+    # a league's team is its member, not its property
+    ("George Wilson was a coach for the National Football League's Detroit Lions.", "George Wilson",
+     ("detroit lions", "owned_by", "national football league"),
+     ("detroit lions", "member_of", "national football league")),
+    # a town on the road to another is not in it
+    ("Serejeqa is a town in Eritrea. It is located about 20 km northwest of Asmara on the asphalt road to Keren.",
+     "Serejeqa", ("serejeqa", "located_in", "keren"), None),
+])
+def test_a_rank_a_league_and_a_road_say_what_they_say(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
+
+
+@pytest.mark.parametrize(("text", "topic", "right"), [
+    ("In Love and War is a 1987 television film. The film is based on the true story of James Stockdale and Sybil "
+     "Stockdale.", "In Love and War", ("in love and war", "depicts", "james stockdale")),
+    # an active "based": the work is its object, not the writer who based it
+    ("My Name Is Bill W. is a 1989 television film. William G. Borchert, who wrote the film for television, based it "
+     "on the true story of William Griffith Wilson.", "My Name Is Bill W.",
+     ("my name is bill w", "depicts", "william griffith wilson")),
+])
+def test_a_work_based_on_a_story_depicts_its_subject(extractor, text, topic, right):
+    assert_facts(extractor, text, topic, None, right)
+    _, facts = extract(extractor, text, topic)
+    assert not [f for f in triples(facts) if f[1] == "influenced_by"], facts  # he based it: no influence on him
