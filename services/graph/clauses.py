@@ -122,7 +122,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     # American airport": a continent's; "the Democratic candidate": a party's; no nationality
                 if noun.lemma_.lower() in _WORDS_OF_A_LANGUAGE and span.label in ("NORP", "LANGUAGE"):
                     continue  # "a masculine Akkadian word for a spirit": the word's language, no one's nation
-                if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1):
+                if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1) \
+                        or (span.end - span.start == 1 and is_demonym(span.text)):  # "a Ugandan politician", tagged ORG
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY
                     out.append(Triple(subject, belief, raw, ref, frozenset()))
                 elif span.label == "GPE" or span.text.lower() in place_names():  # "a New Zealand cook", "a Chicago

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from services.graph.classes import class_label
 from services.graph.clauses import MAKING, noun_facts
+from services.graph.gazetteer import is_demonym
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
@@ -47,13 +48,18 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     if owner.dep_ == "compound" and owner.i in resolver.by_token:
                         label = noun_label(child.lemma_, "of")
                         owner_span = resolver.by_token[owner.i][0]
+                        if label in MAKING and class_label(child.lemma_) in ("WORK_OF_ART", "PRODUCT") \
+                                and kind(owner_span.label) in ("person", "org", "other"):
+                            out.append(Triple(resolver.by_token[owner.i][1], label, f"{owner.text} {child.text}", ref,
+                                              frozenset()))  # "his debut solo GRICE album PROPELLER": Grice made
+                            continue  # the album, the album made no one
                         if label in MAKING and kind(owner_span.label) in ("place", "person", "group"):
                             continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
                         if label in MAKING - {"founded"} and owner_span.label == "ORG":
                             label = "worked_for"  # "CBS producer Oscar Gómez" produces for CBS, not CBS itself
                         if label == "member_of" and kind(owner_span.label) == "place":
                             label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
-                        elif label == "member_of" and owner_span.label == "NORP":
+                        elif label == "member_of" and (owner_span.label == "NORP" or is_demonym(owner_span.text)):
                             label = NATIONALITY  # "by Welsh singer Bonnie Tyler": her nation, no body she is in
                         if label:
                             out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],

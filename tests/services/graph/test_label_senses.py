@@ -111,3 +111,16 @@ def test_a_work_based_on_a_story_depicts_its_subject(extractor, text, topic, rig
     assert_facts(extractor, text, topic, None, right)
     _, facts = extract(extractor, text, topic)
     assert not [f for f in triples(facts) if f[1] == "influenced_by"], facts  # he based it: no influence on him
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # a maker before a work's class noun made the work ("his debut solo GRICE album PROPELLER")
+    ("Grice Peters (born Martin Charles Grice Peters) aka GRICE, is a London-born English art rock musician. In 2012 "
+     "he released his debut solo GRICE album PROPELLER which featured saxophonist Raphael Ravenscroft.", "Grice Peters",
+     ("propeller", "created", "grice"), ("grice", "created", "propeller")),
+    # a people's adjective the tagger called an organisation is a nationality
+    ("General Moses Ali (born 5 April 1939) is a Ugandan politician and retired general.", "Moses Ali",
+     ("moses ali", "member_of", "ugandan"), ("moses ali", "nationality", "ugandan")),
+])
+def test_a_maker_and_a_people_before_a_class_noun(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
