@@ -27,8 +27,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     if noun is not None:
         return resolver.refs(noun), passive, []
     receiver = next((c for c in verb.children if c.dep_ == "dative" and verb.lemma_.lower() in _EARNING), None)
-    if receiver is not None and resolver.refs(receiver):  # "a role that earned her a Golden Globe": she won it
-        return resolver.refs(receiver), passive, []
+    winners = resolver.refs(receiver) if receiver is not None else []
+    if winners:  # "a role that earned her a Golden Globe": she won it
+        return winners, passive, []
     opener = next((t for t in verb.sent[: verb.i - verb.sent.start] if t.i in resolver.by_token
                    and (v := clause_opened(t)) is not None and v.i == verb.i), None)
     if opener is not None:  # "… and Bert Bell, co-founder of the Philadelphia Eagles, replaced him": Bell did

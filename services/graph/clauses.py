@@ -238,7 +238,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
     characterised = lemma in CHARACTERISING and any(c.dep_ == "prep" and c.lower_ == "as" for c in verb.children)
     for child in verb.children:
-        if (child.dep_ in OBJECTS and lemma not in ("base", "model")) or _listed_after_colon(child, verb, resolver):
+        if (child.dep_ in OBJECTS and lemma not in _BASING) or _listed_after_colon(child, verb, resolver):
             # ("Borchert based it on the true story of …": what he based is no influence on him)
             for obj in with_conj([child]):
                 label = RELATED_TO if characterised else verb_label(lemma, None, particle)
@@ -288,7 +288,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
             # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
             label = verb_label(lemma, child.lower_, particle)
-            if lemma in ("base", "model") and any(c.dep_ == "dobj" for c in verb.children):
+            if lemma in _BASING and any(c.dep_ == "dobj" for c in verb.children):
                 continue  # "Borchert based it on the true story of …": the work is based on it, not he
             if label in ("moved_to", "worked_for", "founded_in") and any(c.dep_ == "dobj" for c in verb.children):
                 label = RELATED_TO  # "returned one Member to the House", "sent troops to Mexico", "they traded Tom
@@ -368,6 +368,10 @@ _OFFICE_NOUNS = {"representative", "senator", "congressman", "congresswoman", "a
 # Verbs of giving: in the passive with an object ("was given the Golden Ball", "was awarded the prize"), the
 # subject received the object
 _GIVING = {"give", "award", "grant", "present", "hand", "offer", "bestow"}
+# Verbs whose object is the thing based on something ("Borchert based it on the true story of …"): no relation of
+# the subject to the object, nor to what it is based on
+_BASING = {"base", "model"}
+
 
 def _listed_after_colon(child: Any, verb: Any, resolver: Resolver) -> bool:
     """A name the parser left unattached after the verb's colon: 'the films in which he starred: "The Life and

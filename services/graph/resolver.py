@@ -49,21 +49,21 @@ class Resolver:
             for i in range(span.start, span.end):
                 self.by_token[i] = (span, ref)
 
+    def _names_before(self, tok: Any) -> list[tuple[Any, Ref]]:
+        """(token, named thing) of every name token before ``tok`` in its sentence, nearest first."""
+        return [(t, self.by_token[t.i][1]) for t in reversed(tok.sent[: tok.i - tok.sent.start]) if t.i in self.by_token]
+
     def person_subject_before(self, pronoun: Any) -> Ref | None:
         """The nearest person named as a subject earlier in the same sentence."""
-        for tok in reversed(pronoun.sent[: pronoun.i - pronoun.sent.start]):
-            found = self.by_token.get(tok.i)
-            if found and tok.dep_ in ("nsubj", "nsubjpass") and found[1].label == "PERSON":
-                return found[1]
-        return None
+        return next((r for t, r in self._names_before(pronoun) if t.dep_ in ("nsubj", "nsubjpass")
+                     and r.label == "PERSON"), None)
 
     def _person_before(self, pronoun: Any) -> Ref | None:
         """The one person the sentence names before ``pronoun``, in any role (None for none or several)."""
         people: list[Ref] = []
-        for tok in pronoun.sent[: pronoun.i - pronoun.sent.start]:
-            found = self.by_token.get(tok.i)
-            if found is not None and found[1].label == "PERSON" and all(p is not found[1] for p in people):
-                people.append(found[1])
+        for _, ref in self._names_before(pronoun):
+            if ref.label == "PERSON" and ref not in people:
+                people.append(ref)
         return people[0] if len(people) == 1 else None
 
     def group_subject_before(self, pronoun: Any) -> Ref | None:
@@ -71,11 +71,8 @@ class Resolver:
         clause ("the Rams became the first NFL team on the West Coast after they relocated from Cleveland")."""
         if pronoun.head.dep_ == "ROOT":
             return None  # a main clause's "they" goes by the paragraph
-        for tok in reversed(pronoun.sent[: pronoun.i - pronoun.sent.start]):
-            found = self.by_token.get(tok.i)
-            if found and tok.dep_ in ("nsubj", "nsubjpass") and kind(found[1].label) in ("org", "group"):
-                return found[1]
-        return None
+        return next((r for t, r in self._names_before(pronoun) if t.dep_ in ("nsubj", "nsubjpass")
+                     and kind(r.label) in ("org", "group")), None)
 
     def _reporter(self, pronoun: Any, ref: Ref) -> Ref | None | bool:
         """In "Hobbico announced it was acquiring X", "it" is the one who announced, not the paragraph's topic.
@@ -94,11 +91,7 @@ class Resolver:
     def _nearest_of_kind(self, tok: Any, wanted: str) -> Ref | None:
         """The last subject of the wanted kind before ``tok`` in its sentence: what "that territory" points back to
         ("… that Louisiana did when that fine territory was acquired"; "Paris is …, and that city": not France)."""
-        for before in reversed(tok.sent[: tok.i - tok.sent.start]):
-            found = self.by_token.get(before.i)
-            if found and before.dep_ in SUBJECTS and kind(found[1].label) == wanted:
-                return found[1]
-        return None
+        return next((r for t, r in self._names_before(tok) if t.dep_ in SUBJECTS and kind(r.label) == wanted), None)
 
     def _of_its_kind(self, noun: Any, label: str | None, refs: list[Ref]) -> list[Ref]:
         """What a class noun set beside a phrase stands for. "X is the director of "W" (2006), a movie starring Y":
@@ -106,11 +99,7 @@ class Resolver:
         name of its own kind before it (W), and none when there is no such name."""
         if not label or not refs or any(compatible(r.label, label) for r in refs):
             return refs
-        for before in reversed(noun.sent[: noun.i - noun.sent.start]):
-            found = self.by_token.get(before.i)
-            if found and kind(found[1].label) == kind(label):
-                return [found[1]]
-        return []
+        return [r for _, r in self._names_before(noun) if kind(r.label) == kind(label)][:1]
 
     def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
         """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
