@@ -55,6 +55,10 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) == "place" for r in refs):
                 before = resolver.person_subject_before(subjects[0])  # "X, born in New York City, who founded"
                 refs = [before] if before else []
+            elif subjects[0].lower_ in ("who", "whom") and refs and all(kind(r.label) in ("work", "event")
+                                                                       for r in refs):
+                before = resolver.person_subject_before(subjects[0])  # 'a character in the sitcom "The
+                refs = [before] if before else refs  # Simpsons", who is voiced by Harry Shearer': the character
             named_person = qualified(node).i in resolver.by_token  # "founded by Stanley P. Morse that published
             # under the imprints …": a "that" right after a person's name is no person ("a role that earned her")
             if (subjects[0].lower_ == "which" or (subjects[0].lower_ == "that" and named_person)) and refs \

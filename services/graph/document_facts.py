@@ -79,8 +79,8 @@ def document_rows(*, document_id: int, collection_id: int, metadata: dict[str, A
         for rel in node.metadata.get(KG_RELATIONS_KEY, []):
             src = final[local[id_to_key[rel.source_id]]]
             dst = final[local[id_to_key[rel.target_id]]]
-            if src == dst:
-                continue
+            if src == dst or any(entities[local[id_to_key[i]]].ambiguous for i in (rel.source_id, rel.target_id)):
+                continue  # a surname two people of the text bear says neither
             props = rel.properties
             slot = (src, rel.label, dst, props["char_start"])
             if slot in facts:

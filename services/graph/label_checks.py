@@ -70,6 +70,9 @@ def checked_label(t: Triple) -> Triple:
         if any(w.startswith(("start", "began", "begin", "begun")) for w in words):
             return replace(t, label=RELATED_TO)  # "the Magic started the season": no one founds a season
         return t  # "the ACBL established an official World Computer-Bridge Championship": it founded it
+    if t.label == "founded" and any(w.startswith(("creator", "co-creator", "designer", "inventor")) for w in words) \
+            and end_kind(t.object) not in ("org", "group", "place"):
+        return replace(t, label="created")  # 'the co-creator of "Walker, Texas Ranger"': one founds no series
     if t.label == "founded" and any(w.startswith(("organis", "organiz")) for w in words):
         return replace(t, label=RELATED_TO)  # "the league …, organised by the Malaysia Basketball Association": it
         # runs the league, which it need not have founded

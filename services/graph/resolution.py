@@ -46,6 +46,7 @@ class DocEntity:
     confirmed: set[str] | None = None  # the types something beyond the tag supports; None: not checked (LLM path)
     term: bool = False  # the text writes it in lower case: a term, not a named thing
     shadow: bool = False  # named in full in no fact: there for a short form to resolve to (document_facts._found)
+    ambiguous: bool = False  # a surname alone that two people of the document bear: no fact can say which
 
     @property
     def alias_keys(self) -> list[str]:
@@ -114,6 +115,9 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
             # Williams": the one of its facts, as when the other was not in the list
         if len(longer) == 1:
             target[ent.key] = longer[0].key
+        elif len(words) == 1 and kind(ent.type) in ("person", "other") and len(
+                {o.key for o in longer if kind(_evident(o)) == "person"}) > 1:
+            ent.ambiguous = True  # "Williams learned the song" in a text of Hank and Audrey Williams
     for key, into in list(target.items()):  # follow chains (an alias of a short form)
         seen = {key}
         while target[into] != into and into not in seen:

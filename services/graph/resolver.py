@@ -4,6 +4,7 @@ as X and Y"). :mod:`services.graph.clauses` builds facts on it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -190,9 +191,32 @@ class Resolver:
             if near is not None:
                 return [near]
         if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
+            if _another_year(tok, self.context):
+                return []  # "after the 2011 Egyptian revolution", in the text of the 2012 election: another event
             ref = self.context.description(tok.lemma_)
             return [ref] if ref else []
         return []
+
+
+def _years(noun: Any) -> set[str]:
+    return {c.text for c in noun.children if c.dep_ in ("nummod", "compound", "amod") and c.text.isdigit()
+            and len(c.text) == 4}
+
+
+def _another_year(noun: Any, context: Context) -> bool:
+    """A description that carries a year the topic does not is another thing than the topic: "the 2011 Egyptian
+    revolution" in the text of the 2012 election. The topic's years are those of its name and of the class
+    phrase that first described it ("a 1997 American film"); "the 1997 film" of a topic of unknown year, with
+    the topic's own class noun, is still the topic."""
+    years = _years(noun)
+    if not years or context.topic is None:
+        return False
+    known = set(re.findall(r"\b\d{4}\b", context.topic.name))
+    if context.topic_phrase is not None:
+        known |= _years(context.topic_phrase[1])
+    if noun.lemma_.lower() == context.topic_class:
+        return bool(known) and not years & known
+    return not years & known
 
 
 def _nearer_common_noun(pronoun: Any) -> bool:
