@@ -48,7 +48,8 @@ _NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
     "leads": (set(), {"work", "event"}),  # "the director of 'Scenes of a Sexual Nature'" directed it
     "held_in": (set(), {"person", "org", "work", "language", "group"}),  # "a disaster in Hindi"
     "based_in": (set(), {"person", "work", "event", "language"}),  # "a character in 'Home and Away'"
-    "served_in": ({"event", "work", "place"}, set()),  # "the Championship serves as qualifier for the World Cup"
+    "served_in": ({"event", "work", "place"}, {"person"}),  # "the Championship serves as qualifier for the World
+    # Cup"; "served as a senior partner in the Rose Law Firm … with Hillary Clinton": in the firm, not in her
     "collaborated_with": ({"work", "place", "event"}, {"work", "place", "event"}),  # "It [a song] was recorded …
     # with Jerry Rivers (fiddle), Don Helms": the players recorded it; a song works with no one
 }
@@ -95,6 +96,15 @@ def checked_label(t: Triple) -> Triple:
         return replace(t, label="starred_in" if end_kind(t.object) == "work" else RELATED_TO)
     if t.label == "starred_in" and t.subject.label == "ORG" and end_kind(t.subject) in ("org", None):
         return replace(t, label=RELATED_TO)  # "a basketball team that plays in the Basketball Bundesliga": no role
+    if t.label == "won" and t.object.label == "WORK_OF_ART" and words[:1] and words[0].startswith(("achiev", "gain")):
+        return replace(t, label=RELATED_TO, unsaid=True)  # "achieved chart success with the singles … "Jet Set"",
+        # "gained recognition in … "Superstar K4"": a work made or shown in, no prize, and the verb alone says nothing
+    if t.label == "won" and t.object.label == "PERSON":
+        return replace(t, label=RELATED_TO)  # "the Government of India awarded her": no one is won
+    if t.label == "married" and t.object.label == "ORG" and words[:1] == ["partner"]:
+        return replace(t, label="member_of")  # "a partner of Wright, Lindsey & Jennings, a … law firm"
+    if t.label == "signed" and end_kind(t.subject) == "work" and not any(w.startswith("sign") for w in words):
+        return replace(t, label=RELATED_TO)  # "The film also re-introduces Rags Ragland": no law, no contract
     if t.label == "signed" and kind(t.object.label) == "person":
         if not any(w.startswith("sign") for w in words):
             return replace(t, label=RELATED_TO)  # "the film introduces Selina Kyle": no treaty, and no one hired

@@ -21,11 +21,24 @@ def is_office(tokens: Any) -> bool:
     return before[-1] not in _RULERS and all(w in _TITLES or w in _OFFICES or w in _RANKS for w in before)
 
 
+# Parts of a work or a contest, numbered: "Episode Nine", "Chapter 3", "Season Two" name nothing without their work
+_NUMBERED_PARTS = {"episode", "chapter", "season", "series", "part", "volume", "book", "act", "scene", "round",
+                   "stage", "track", "disc", "issue", "week"}  # (not "Level 42", a band)
+
+
+def _numbered_part(words: list[Any]) -> bool:
+    return len(words) > 1 and words[0].lower_ in _NUMBERED_PARTS and all(
+        t.like_num or t.ent_type_ in ("CARDINAL", "ORDINAL") or re.fullmatch(r"[IVXLC]+", t.text) for t in words[1:])
+
+
 def is_capitalised_class(tokens: Any) -> bool:
     """Capitalised common nouns are no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
     Postmaster-General", "His Majesty", "Vice President"): up to three class, title or office words, in the
-    singular or plural; a name with one word that is not one ("Texas", "Congress", "General Electric") stays."""
+    singular or plural; a name with one word that is not one ("Texas", "Congress", "General Electric") stays.
+    Nor is a numbered part of a work alone ("Episode Nine")."""
     words = [t for t in tokens if t.text != "-"]
+    if _numbered_part(words):
+        return True
     if len(words) > 3:
         return False
     if len(words) == 2 and words[0].lower_.endswith("s") and CLASS_TYPES.get(words[0].lower_[:-1]) == "PERSON" \

@@ -7,7 +7,7 @@ from typing import Any
 
 from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
 from services.graph.coreference import Ref
-from services.graph.resolver import SUBJECTS, Resolver, Triple, opens_a_clause, possessor, words_between
+from services.graph.resolver import SUBJECTS, Resolver, Triple, counted_members, opens_a_clause, possessor, words_between
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 
 NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
@@ -50,6 +50,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 or (tok.dep_ == "appos" and words_between(tok.head, tok.left_edge) > 1):
             # "All-Star guard": the name modifies a noun; "a country …, bordered by …, Brazil": no apposition
             continue  # "the Australian band X": a name that modifies a noun is no object
+        if counted_members(tok):
+            continue  # "two other former Kimber of Oregon employees": the employees', not Kimber
         if tok.dep_ == "conj" and opens_a_clause(tok):
             continue  # "resigned as NFL Commissioner and Bert Bell, co-founder of …, replaced him": Bell's clause
         node = tok
@@ -96,6 +98,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
         if top.pos_ == "ADP":
             label = verb_label(verb.lemma_.lower(), top.lower_)
+            if top.lower_ == "by" and len(path) > 1 and path[0].pos_ == "ADP":
+                # "distributed … by subscription in U.S.": a means, no agent; the name is where, not who
+                label = verb_label(verb.lemma_.lower(), path[0].lower_)
             if label == "located_in" and len(path) > 1 and path[0].lower_ in ("to", "toward", "towards", "from"):
                 label = RELATED_TO  # "located on the asphalt road to Keren": on the road, not in Keren (but "on an
                 # island in Hawaii" is in it)

@@ -95,13 +95,18 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
         words = ent.key.split()
         ends = [o for o in entities.values() if o.key != ent.key and len(_bare_key(o)) > len(words)
                 and _bare_key(o)[-len(words):] == words
-                and _bare_key(o)[-len(words) - 1] not in _PATRONYMIC]  # "Cynfyn" is not Bleddyn ap Cynfyn
+                and _bare_key(o)[-len(words) - 1] not in _PATRONYMIC  # "Cynfyn" is not Bleddyn ap Cynfyn
+                and not (_bare_key(o)[-len(words) - 1] == "of" and kind(_evident(ent)) == "person")]
+        # (nor is "Shimon Peres" the "Presidency of Shimon Peres")
         # the types compared are those with evidence: "Ashleigh Brewer", tagged an organisation, and "Brewer", a
         # person, are both untyped names, and "Brewer" is her
         longer = [o for o in ends if kind(_evident(o)) in SHORT_FORM_KINDS | {"other"}
                   and compatible(_evident(o), _evident(ent)) and (kind(_evident(o)) != "other" or len(words) == 1)]
         subject = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
-        if subject and not ent.stated:  # a biography's surname alone is its subject
+        held = [o for o in ends if not o.topic and any(t.key.endswith(" of " + o.key) for t in subject)]
+        if held:  # "Peres defeated Reuven Rivlin" in the text of "Presidency of Shimon Peres": the man, not his term
+            longer = held
+        elif subject and not ent.stated:  # a biography's surname alone is its subject
             longer = subject
         if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
             longer = [o for o in entities.values() if o.key != ent.key and _given_name_of(words[0], o.key.split()[0])

@@ -112,6 +112,8 @@ class Resolver:
                 return []  # "Dave made his Tollywood debut": a name after "his" qualifies a noun, it acts in nothing
             if tok.dep_ not in SUBJECTS and possessor(found[0], tok.doc):
                 return []  # "a member of KBS's variety show": the show is the object, KBS only its owner
+            if counted_members(tok):
+                return []
             return [found[1]]
         word = tok.lower_
         if tok.pos_ == "PRON":
@@ -155,8 +157,9 @@ class Resolver:
             # region of New South Wales" is the region, "the Music division of Future US" the division)
             if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
                 span, ref = self.by_token[named[0].i]
-                if not (tok.lemma_.lower() in _SIDES and (span.label in ("GPE", "NORP", "LOC") or
-                                                          is_demonym(span.text.split()[0]))):
+                place = span.label in ("GPE", "NORP", "LOC")  # "a Hong Kong Cantopop duo": where it is from
+                if not (tok.lemma_.lower() in _SIDES and (place or is_demonym(span.text.split()[0]))) \
+                        and not (place and kind(label) != "place"):
                     return [ref]  # "the Carry On team" is the franchise's; "the English Test team" no England
         listed: list[Ref] = []
         for prep in (c for c in tok.children if c.dep_ == "prep"):
@@ -259,6 +262,13 @@ def _expletive(it: Any) -> bool:
     return it.dep_ in ("nsubj", "nsubjpass") and any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i
                                                      for c in verb.children) and not any(
         c.dep_ in ("dobj", "attr") for c in verb.children if c.i > verb.i and c.pos_ in ("NOUN", "PROPN"))
+
+
+def counted_members(tok: Any) -> bool:
+    """ "Dan Cooper and two other former Kimber of Oregon employees": the parser lost the people counted, and the
+    name only says whose they were (but "two Golden Globe Awards" are awards won)."""
+    return any(c.dep_ == "nummod" and c.ent_type_ == "CARDINAL" for c in tok.children) and any(
+        c.dep_ == "amod" and c.lower_ in ("other", "former", "fellow") for c in tok.children)
 
 
 def possessor(span: Any, doc: Any) -> bool:
