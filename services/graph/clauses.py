@@ -152,6 +152,10 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
             # officers; "the director of" leads it
         if label == "located_in" and prep.lower_ == "of" and naming_the(noun):
             continue  # "the largest municipality is the city of Thompson": the city is Thompson, not in it
+        if prep.lower_ in ("in", "on", "near") and any(
+                o.lower_ == "of" and o.i < prep.i and any(p.dep_ == "pobj" and p.i in resolver.by_token for p in o.children)
+                for o in noun.children if o.dep_ == "prep"):
+            continue  # "constable of Windsor Castle in Berkshire": the castle is in Berkshire, not he
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"

@@ -41,6 +41,18 @@ class Ref:
     topic: bool = False
 
 
+# A title held by one after another, named after its family: "the Jerningham Baronetcy", "Duckett baronets"
+_TITLES_HELD = {"baronetcy", "baronets", "barony", "earldom", "dukedom", "viscountcy", "marquessate", "peerage",
+                "lordship", "baronage"}
+
+
+def _a_title(ref: Ref) -> bool:
+    """A peerage or a title held by one after another ("Baron Stanley of Alderley", "the Jerningham Baronetcy"),
+    whatever the tagger called it: no "he" of its text is the title."""
+    words = ref.name.lower().split()
+    return words[0] in PEERAGES or any(w in _TITLES_HELD for w in words[1:])
+
+
 @dataclass
 class Context:
     """What the sentences so far in a paragraph have said: the topic, its class, the recent names."""
@@ -74,11 +86,11 @@ class Context:
         topic_kind = kind(self.topic.label) if self.topic else None
         prev = self.previous_subject
         if word in PERSONAL:  # a peerage is held by one man after another: "he" is the last one named, not it
-            peerage = self.topic is not None and self.topic.name.split()[0].lower() in PEERAGES
+            peerage = self.topic is not None and _a_title(self.topic)
             if self.topic and not peerage and (topic_kind == "person" or (not self.topic.stated
                                                                         and topic_kind in ("org", "other"))):
                 return self.topic  # a name the tagger called an organisation, that the text calls "he"
-            if prev and kind(prev.label) == "person":
+            if prev and kind(prev.label) == "person" and not _a_title(prev):
                 return prev
             if self.topic is None or peerage:  # an address, a report, a title's holders: the last person named
                 return None  # is a guess, wrong more often

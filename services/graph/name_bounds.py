@@ -158,6 +158,9 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end += 2  # "Lon Chaney, Jr." is not his father
     elif label == "PERSON" and end < len(doc) and doc[end].lower_.rstrip(".") in ("jr", "sr"):
         end += 1
+    elif label == "PERSON" and end + 1 < len(doc) and doc[end].text in ("I", "II", "III", "IV") \
+            and doc[end + 1].lower_ in ("of", ",", ")", "and", "."):
+        end += 1  # "Ahmed Shah I of Gujarat Sultanate": a regnal number is in the name (not "… Shah I think")
     elif label in ("PERSON", "") and end + 2 < len(doc) and doc[end].text == "," and _ORDINAL.fullmatch(doc[end + 1].text) \
             and doc[end + 2].lower_ in PEERAGES:
         end += 3  # "Henry Stafford, 1st Baron Stafford" and "…, 2nd Baron Stafford" are two men, father and son

@@ -106,6 +106,13 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 # island in Hawaii" is in it)
             if label == "portrayed" and any(c.dep_ == "dobj" for c in verb.children):
                 continue  # "starring Tom Hiddleston as Hank Williams": the actor's part (_verb_triples)
+            if top.lower_ == "as" and label in (RELATED_TO, "served_in") and len(path) > 1 \
+                    and path[0].pos_ == "ADP" and not _deputy(path[0].head):
+                # "operates as a subsidiary of Ilitch Holdings", "serves as chairman of the Foundation": the noun
+                # between says the relation (with its compounds: "Prime Minister of"; not a deputy's)
+                head = path[0].head
+                words = [c.text for c in head.children if c.dep_ == "compound" and c.i < head.i]
+                label = noun_label(" ".join([*words, head.lemma_]), path[0].lower_) or label
             if label == "known_as" and len(path) > 1:  # "best known as the founder and frontman of … Euphoria":
                 # a name reached through a noun is no other name of the subject; the noun says the relation
                 prep = path[0] if path[0].pos_ == "ADP" else None

@@ -114,6 +114,9 @@ class Resolver:
                 return []  # "a member of KBS's variety show": the show is the object, KBS only its owner
             if counted_members(tok):
                 return []
+            if found[0].label in ("GPE", "LOC", "NORP") and any(c.dep_ == "det" and c.lower_ in ("a", "an")
+                                                                 for c in tok.children):
+                return []  # "who had a UK hit with it", parsed as "a UK" that hit: a place takes no "a"
             return [found[1]]
         word = tok.lower_
         if tok.pos_ == "PRON":

@@ -126,3 +126,34 @@ def test_a_band_named_with_a_number_stays_a_name(extractor):
     from tests.services.graph.test_fact_quality import extract
     entities, _ = extract(extractor, '"Two Hearts Collide" is a single by the group Level 42.', "Two Hearts Collide")
     assert "level 42" in entities, list(entities)
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # a baronetcy is held by one man after another: its "he" is no title
+    ("The Jerningham Baronetcy, of Costessey in the County of Norfolk, was a title in the Baronetage of England. In "
+     "1824 the attainder was reversed and the following year he was summoned to the House of Lords as the eighth "
+     "Baron Stafford.", "Jerningham baronets", ("jerningham baronets", "related_to", "house of lords"), None),
+    # a regnal number is in the name
+    ("Ahmedabad is the largest city in Gujarat. The present city was founded on 26 February 1411 and announced as the "
+     "capital on 4 March 1411 by Ahmed Shah I of Gujarat Sultanate as a new capital.", "Ahmedabad",
+     ("ahmed shah", "declared", "ahmedabad"),
+     ("ahmed shah i", "declared", "ahmedabad")),
+    # "a UK hit": a place after "a" qualifies a noun, it does nothing
+    ('"Quando m\'innamoro" is a 1968 Italian song. With English lyrics by Barry Mason, the song was recorded as "A Man '
+     'Without Love" by Engelbert Humperdinck, who had a UK hit with it, and by Sergio Franchi, among others.',
+     "Quando m'innamoro", ("united kingdom", "related_to", "quando m'innamoro"),
+     ("engelbert humperdinck", "performed", "quando m'innamoro")),
+    # "constable of Windsor Castle in Berkshire": the castle is in Berkshire
+    ("Nest was the wife of Gerald de Windsor (c. 1075 – 1135), constable of Windsor Castle in Berkshire, by whom she "
+     "was the ancestress of the FitzGerald dynasty.", "Nest ferch Rhys", ("gerald de windsor", "located_in", "berkshire"),
+     ("nest", "married", "gerald de windsor")),
+    # "served as" an office: the office's noun says the relation
+    ("Warren Errol Truss is an Australian politician. He served as leader of the National Party of Australia from 2007 "
+     "to 2016.", "Warren Truss", ("warren truss", "served_in", "national party of australia"),
+     ("warren truss", "leads", "national party of australia")),
+    # the guard: a deputy's office keeps the verb's label
+    ("Warren Errol Truss is an Australian politician. He served as the 16th Deputy Prime Minister of Australia.",
+     "Warren Truss", ("warren truss", "secretary_of", "australia"), None),
+])
+def test_a_clause_keeps_its_own_thing(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
