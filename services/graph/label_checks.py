@@ -101,6 +101,9 @@ def checked_label(t: Triple) -> Triple:
         # "gained recognition in … "Superstar K4"": a work made or shown in, no prize, and the verb alone says nothing
     if t.label == "won" and t.object.label == "PERSON":
         return replace(t, label=RELATED_TO)  # "the Government of India awarded her": no one is won
+    if t.label == "portrayed" and t.subject.label == "ORG" and t.object.label == "ORG" and words[:1] \
+            and words[0] in ("play", "played", "began", "begin", "competed"):
+        return replace(t, label="known_as")  # "The team originally began play … as the Detroit Spirits": its name
     if t.label == "married" and t.object.label == "ORG" and words[:1] == ["partner"]:
         return replace(t, label="member_of")  # "a partner of Wright, Lindsey & Jennings, a … law firm"
     if t.label == "signed" and end_kind(t.subject) == "work" and not any(w.startswith("sign") for w in words):

@@ -106,3 +106,11 @@ def defined_terms(text: str) -> set[str]:
         if acronym.lower() in (letters, hyphened):
             found.add(acronym)
     return found
+
+
+def box_office_verdict(doc: Any, end: int) -> bool:
+    """ "The film recorded as "Blockbuster" at the box office", "declared a "Super Hit" at the box office": a
+    verdict on the takings, no name."""
+    while end < len(doc) and doc[end].is_punct:
+        end += 1
+    return bool(doc[end:end + 4].text.lower() == "at the box office")

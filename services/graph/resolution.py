@@ -93,6 +93,9 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
         if target[ent.key] != ent.key or ent.topic or kind(_evident(ent)) not in SHORT_FORM_KINDS | {"other"}:
             continue
         words = ent.key.split()
+        if len(words) > 1 and kind(_evident(ent)) == "org" and any(a.isupper() and len(a) > 1 for a in ent.aliases):
+            continue  # "the National Basketball League (NBL)", with initials of its own, is no short form of the
+            # Women's National Basketball League
         ends = [o for o in entities.values() if o.key != ent.key and len(_bare_key(o)) > len(words)
                 and _bare_key(o)[-len(words):] == words
                 and _bare_key(o)[-len(words) - 1] not in _PATRONYMIC  # "Cynfyn" is not Bleddyn ap Cynfyn

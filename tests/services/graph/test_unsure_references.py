@@ -157,3 +157,32 @@ def test_a_band_named_with_a_number_stays_a_name(extractor):
 ])
 def test_a_clause_keeps_its_own_thing(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+def test_a_league_with_initials_of_its_own_is_no_short_form(services, dated):
+    """Round 19's draws: "National Basketball League" carried the aliases of the Women's National Basketball League,
+    whose text also names "the National Basketball League (NBL)": a name with its own initials is no short form
+    of a longer one that ends with it."""
+    text = ("The Women's National Basketball League (WNBL) is the pre-eminent women's basketball league in Australia. "
+            "The WNBL was founded in 1981 as the counterpart to the National Basketball League (NBL).")
+    ingest(services, dated.name, "Women's National Basketball League", text)
+    wnbl = services.graph.find_entities("women's national basketball league", [dated.id])
+    aliases = {a for e in wnbl for a in (e.aliases or [])}
+    assert "National Basketball League" not in aliases and "NBL" not in aliases, aliases
+
+
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # a team that began play as another name was called by it, and portrayed no one
+    ("The Savannah Spirits were a basketball team. The team originally began play in the 1982-1983 season as the "
+     "Detroit Spirits.", "Savannah Spirits", ("savannah spirits", "portrayed", "detroit spirits"),
+     ("savannah spirits", "known_as", "detroit spirits")),
+])
+def test_after_the_draws(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
+
+
+def test_a_box_office_verdict_is_no_name(extractor):
+    from tests.services.graph.test_fact_quality import extract
+    entities, _ = extract(extractor, 'Aa Okkati Adakku is a 1992 Telugu comedy film. The film recorded as "Blockbuster" '
+                                     "at the box office.", "Aa Okkati Adakku")
+    assert "blockbuster" not in entities, list(entities)
