@@ -41,7 +41,7 @@ class Ref:
     topic: bool = False
 
 
-# A title held by one after another, named after its family: "the Jerningham Baronetcy", "Duckett baronets"
+# A title held by one after another, named after its family: "the Jerningham Baronetcy"
 _TITLES_HELD = {"baronetcy", "baronets", "barony", "earldom", "dukedom", "viscountcy", "marquessate", "peerage",
                 "lordship", "baronage"}
 

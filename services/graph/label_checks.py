@@ -99,8 +99,9 @@ def checked_label(t: Triple) -> Triple:
     if t.label == "won" and t.object.label == "WORK_OF_ART" and words[:1] and words[0].startswith(("achiev", "gain")):
         return replace(t, label=RELATED_TO, unsaid=True)  # "achieved chart success with the singles … "Jet Set"",
         # "gained recognition in … "Superstar K4"": a work made or shown in, no prize, and the verb alone says nothing
-    if t.label == "won" and t.object.label == "PERSON":
-        return replace(t, label=RELATED_TO)  # "the Government of India awarded her": no one is won
+    if t.label == "won" and words[-1:] in (["her"], ["him"], ["them"]):
+        return replace(t, label=RELATED_TO)  # "the Government of India awarded her": the one awarded is no prize
+        # won (but "won an Oscar", the prize tagged a person, is won)
     if t.label == "portrayed" and t.subject.label == "ORG" and t.object.label == "ORG" and words[:1] \
             and words[0] in ("play", "played", "began", "begin", "competed"):
         return replace(t, label="known_as")  # "The team originally began play … as the Detroit Spirits": its name

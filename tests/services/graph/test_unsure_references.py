@@ -102,6 +102,12 @@ def test_the_held_persons_surname_is_the_person_not_the_topic(services, dated):
     ('Alphaville is a German synthpop band formed in 1982. They achieved chart success with the singles "Big in '
      'Japan", "Sounds Like a Melody", "Jet Set", "Dance With Me", "Jerusalem", "Romeos" and "Forever Young".',
      "Alphaville", ("alphaville", "won", "sounds like a melody"), None),
+    # the one awarded is no prize won
+    ("Shabana Azmi is an Indian actress. In 1988, the Government of India awarded her with Padma Shri.",
+     "Shabana Azmi", ("india", "won", "shabana azmi"), None),
+    # the guard: a prize the tagger calls a person is still won
+    ("Kathy Bates is an American actress. She won an Oscar for her role in Misery.", "Kathy Bates", None,
+     ("kathy bates", "won", "oscar")),
     # a partner of a law firm is its member, no spouse
     ("Bruce R. Lindsey is an American attorney. He is a partner of Wright, Lindsey & Jennings, a Little Rock, "
      "Arkansas-based law firm.", "Bruce R. Lindsey", ("bruce r lindsey", "married", "wright lindsey & jennings"),
