@@ -54,6 +54,7 @@ for _label, _nouns in {
     "FAC": "building bridge tower stadium arena airport station castle palace cathedral temple mosque "
            "museum gallery library hospital prison park garden square street road highway motorway railway "
            "line tunnel dam port harbour harbor canal theatre theater venue mall house mansion monument memorial "
+           "home residence manor cottage villa farmhouse homestead plantation inn tavern "
            "fort fortress lighthouse campus skyscraper racecourse circuit track",
     "WORK_OF_ART": "film movie novel book album song single ep painting sculpture poem play opera musical "
                    "series show sitcom drama documentary episode game videogame comic manga anime novella "

@@ -40,8 +40,8 @@ from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.gazetteer import is_demonym, place_names
 from services.graph.name_bounds import PEERAGES
-from services.graph.path_facts import path_facts
-from services.graph.resolver import LISTING, Resolver, Triple, with_conj
+from services.graph.path_facts import TIME_PREPS, path_facts
+from services.graph.resolver import BODY_PARTS, LISTING, Resolver, Triple, ranked, with_conj
 from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label, verb_label
 
@@ -77,6 +77,15 @@ def _compound(noun: Any) -> str:
     return " ".join([*mods, noun.lemma_.lower()])
 
 
+def _named_thing(noun: Any, resolver: Resolver) -> Any:
+    """ "X was the name of a live action spoof show": X is the show (and no "name"); "X is the title of a novel"."""
+    if noun.lower_ not in ("name", "title"):
+        return noun
+    of = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
+          if p.dep_ == "pobj" and p.pos_ == "NOUN" and p.i not in resolver.by_token]
+    return of[0] if of else noun
+
+
 def _class_noun(noun: Any) -> Any:
     """The noun that states the class: "an American film and theatrical producer" is a producer, "film" only
     shares its modifiers (the parser makes "film" the head and "producer" its conjunct)."""
@@ -93,6 +102,7 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     out: list[Triple] = []
     if noun.pos_ not in ("NOUN", "PROPN", "ADJ") or noun.i in resolver.by_token:
         return out
+    noun = _named_thing(noun, resolver)
     modifiers = [m for m in noun.children if m.dep_ in ("amod", "compound", "nmod") and m.i < noun.i]
     modifiers += [g for m in modifiers if m.i not in resolver.by_token for g in m.children
                   if g.dep_ in ("amod", "compound", "nmod") and g.i < m.i]  # "an English-American film director"
@@ -282,8 +292,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 light = noun_label(child.lemma_, prep.lower_) if lemma in LIGHT_VERBS else None
                 label = verb_label(lemma, None, particle)
                 if not (prep.lower_ == "of" or (prep.lower_ == "with" and label in BETWEEN_PARTIES)) \
-                        or child.lemma_.lower() in PARTITIVE | _PARTS:
-                    label = RELATED_TO  # "bought the Music division of Future US": a part of it, not Future US
+                        or child.lemma_.lower() in PARTITIVE | _PARTS or ranked(child):
+                    label = RELATED_TO  # "bought the Music division of Future US": a part of it, not Future US;
+                    # "comprising six states of the northeastern United States": some of its states
                 label = light or label
                 for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
@@ -324,6 +335,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 # "To the Cherokees, … the United States have granted": the fronted object is one)
             if absolute(child, verb) or locates_object(child, verb, resolver):
                 continue  # "With Zannino in jail, Grasso became underboss": Zannino is no party to it
+            if child.lower_ == "under" and any(p.lemma_.lower() in _ALIAS_NOUNS for p in child.children):
+                continue  # the doer's other name: below
             pobjs = [p for p in with_conj(c for c in child.children if c.dep_ == "pobj")
                      if not describing(p, resolver) and not behind_by(child, p)]
             for pobj in pobjs:
@@ -334,6 +347,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                     continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
                 if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):
                     continue  # "played as a tackle at Oklahoma", not "pledged against restoration in Mexico"
+                if child.lower_ in TIME_PREPS:
+                    continue  # "signed with the Calgary Flames in 1983 after three seasons with the Clarkson Golden
+                    # Knights": the seasons are another time, neither the verb's deed nor its date
                 for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ != "of"):
                     # "came under attack from friends of Johnson": an "of" names whose the friends are, not the verb's
                     inner_label = verb_label(lemma, inner.lower_, particle)
@@ -347,7 +363,21 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             out += noun_facts(subjects, child, resolver, anchors | {child.i})
     if resolver.context.topic is not None:  # without a topic (an address, a report) its guesses were mostly
         out += path_facts(verb, subjects, resolver, found + out, anchors)  # wrong: 77.5% of a speech sample
-    return out
+    return _other_names(verb, out, agents if passive and agents else subjects, resolver, anchors)
+
+
+def _other_names(verb: Any, out: list[Triple], doers: list[Ref], resolver: Resolver, anchors: frozenset[int]) -> list[Triple]:
+    """ "performed under the stage name Cecil Parker", "released by Steven Wilson under the pseudonym Bass
+    Communion": the name is the doer's other name, no party to the deed."""
+    nouns = [p for c in verb.children if c.dep_ == "prep" and c.lower_ == "under" for p in c.children
+             if p.dep_ == "pobj" and p.lemma_.lower() in _ALIAS_NOUNS]
+    after = [p.doc[p.i + 1] for p in nouns if p.i + 1 < len(p.doc) and p.i + 1 in resolver.by_token]
+    names = [r for t in nouns + after for r in resolver.refs(t)]  # (the parser may make the name the verb's object)
+    if not names:
+        return out
+    return [t for t in out if t.object not in names and t.subject not in names] + [
+        Triple(d, "known_as", f"{verb.text} under", n, anchors) for n in names for d in doers
+        if d != n and kind(d.label) != "place"]
 
 
 # Adjectives the tagger calls a people that name no nation: games, continents
@@ -359,7 +389,9 @@ _NO_NATIONS = {"olympic", "paralympic", "olympian", "north american", "south ame
                "central american", "european", "asian", "african", "oceanian", "american continental"}
 
 # Parts of a body ("a division of", "a stake in"): what is done to them is not done to the whole
-_PARTS = {"division", "branch", "unit", "subsidiary", "stake", "share", "arm", "wing", "department", "assets"}
+_PARTS = BODY_PARTS | {"stake", "share", "assets"}
+# Another name one goes by: "under the stage name Cecil Parker"
+_ALIAS_NOUNS = {"name", "pseudonym", "alias", "moniker", "pen-name", "penname", "nickname", "sobriquet", "handle"}
 
 # A film industry's name ("Bollywood", "Tollywood", "Hollywood", "Nollywood"): no maker of its films
 _INDUSTRY = re.compile(r"[A-Z][a-z]*(?:llywood|ollywood)|Hollywood|Sandalwood")

@@ -24,6 +24,18 @@ from typing import Any
 from services.graph.classes import COLLECTIVE_KINDS, class_label
 from services.graph.name_bounds import PEERAGES
 from services.graph.spans import ENTITY, kind
+from services.graph.vocabulary import noun_label
+
+KIN_LABELS = {"child_of", "descendant_of", "parent_of", "sibling_of", "married"}
+
+
+def kin_of(tok: Any) -> bool:
+    """A name given as someone's kin ("a great-great-granddaughter of Martha Washington", "the son of Leofric"):
+    named to place another person, who stays the one a later "she" or "he" means."""
+    prep = tok.head
+    if tok.dep_ != "pobj" or prep.lower_ != "of" or prep.head.pos_ != "NOUN":
+        return False
+    return noun_label(prep.head.lower_.split("-")[-1], "of") in KIN_LABELS
 
 PERSONAL = {"he", "him", "she", "her", "himself", "herself"}
 NEUTER = {"it", "itself"}
@@ -63,11 +75,13 @@ class Context:
     previous_subject: Ref | None = None
     recent: list[Ref] = field(default_factory=list)  # names of this paragraph, oldest first
     classes: dict[str, Ref] = field(default_factory=dict)  # class noun -> the last name stated to be one
+    background: set[int] = field(default_factory=set)  # ids of people named only as someone's kin ("daughter of X")
 
     def new_paragraph(self) -> None:
         self.previous_subject = None
         self.recent.clear()
         self.classes.clear()
+        self.background.clear()
 
     def state_class(self, ref: Ref, noun: str, kind_of: str = "") -> None:
         """The text says what ``ref`` is ("X is a band", "the pop band X"): that types it. ``kind_of`` is the word
@@ -94,7 +108,10 @@ class Context:
                 return prev
             if self.topic is None or peerage:  # an address, a report, a title's holders: the last person named
                 return None  # is a guess, wrong more often
-            return next((r for r in reversed(self.recent) if kind(r.label) == "person"), None)
+            people = [r for r in reversed(self.recent) if kind(r.label) == "person"]
+            # "for his second wife, Gabriella Peter, a great-great-granddaughter of Martha Washington. She grew
+            # up at …": she is the wife; the ancestor is named only to place her
+            return next((r for r in people if id(r) not in self.background), people[0] if people else None)
         if word in NEUTER:
             prev_thing = prev if prev and kind(prev.label) not in ("person", "group") and prev.label != ENTITY else None
             if self.topic and topic_kind != "person":
@@ -109,12 +126,16 @@ class Context:
                 return prev
         return None
 
-    def description(self, noun: str) -> Ref | None:
-        """The referent of "the <noun>"."""
+    def description(self, noun: str, capital: bool = False) -> Ref | None:
+        """The referent of "the <noun>" (``capital``: written "the Club", a short form of a name)."""
         noun = noun.lower()
         if self.topic is not None:
             if noun == self.topic_class:
                 return self.topic
+            named = next((r for r in reversed(self.recent) if r.name.lower().split()[-1] == noun
+                          and len(r.name.split()) > 1), None) if capital else None
+            if named is not None and noun not in self.topic.name.lower().split():
+                return named  # "the original Maryland Club … The Club later moved": the club named, not the church
             label = class_label(noun)
             if label and kind(label) == kind(self.topic.label) and kind(label) != "person":
                 return self.topic
@@ -130,7 +151,11 @@ class Context:
             assert isinstance(ref, Ref)
             self.saw(ref, subject=True)
 
-    def saw(self, ref: Ref, *, subject: bool) -> None:
+    def saw(self, ref: Ref, *, subject: bool, background: bool = False) -> None:
+        if background and not subject:
+            self.background.add(id(ref))
+        else:
+            self.background.discard(id(ref))
         self.recent.append(ref)
         if len(self.recent) > 30:
             del self.recent[:10]

@@ -27,7 +27,7 @@ from pydantic import PrivateAttr
 from services.graph.classes import head_label
 from services.graph.clause_shapes import respectively
 from services.graph.clauses import sentence_triples
-from services.graph.coreference import Context, Ref
+from services.graph.coreference import Context, Ref, kin_of
 from services.graph.dating import Span, clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
@@ -184,9 +184,10 @@ class SpacyTemporalExtractor(TransformComponent):
                     "valid_from_precision": when.from_precision if when else None,
                     "valid_until_precision": when.until_precision if when else None,
                     "char_start": base + first, "char_end": base + last}))
-            for s in here:
-                context.saw(resolver.by_token[s.start][1], subject=False)
-            context.main_subject(_main_subject(sent, resolver))
+            main = _main_subject(sent, resolver)  # before the sentence's names join the context: "She grew up at
+            for s in here:  # Linwood": she is who she was while the sentence was read, not the last name it gave
+                context.saw(resolver.by_token[s.start][1], subject=False, background=kin_of(s.root))
+            context.main_subject(main)
         if not relations and context.topic is not None and context.topic_phrase is not None:
             fact = self._class_fact(table, context, original, at, base)
             relations += [fact] if fact is not None else []

@@ -40,11 +40,23 @@ def not_stated(verb: Any) -> bool:
                 return True
         if _no_longer(node) or _inverted_condition(node) or _unreal_infinitive(node) or _wished_time(node):
             return True
+        if node.dep_ in ("pcomp", "pobj") and _instead(node.head):
+            return True  # "elected without having ever served as a councillor", "instead of signing"
+        if node.dep_ == "advcl" and any(c.dep_ == "prep" and c.i < node.i and _instead(c)
+                                        and not any(g.dep_ in ("pobj", "pcomp") for g in c.children)
+                                        for c in node.head.children):
+            return True  # "without, unlike all his predecessors, having ever served": the parser left it empty
         if node.dep_ in ("xcomp", "conj", "ccomp") and node.head.i != node.i:
             node = node.head
         else:
             break
     return False
+
+
+def _instead(prep: Any) -> bool:
+    """ "without", "instead of", "rather than": the clause under it did not happen."""
+    before = prep.doc[prep.i - 1].lower_ if prep.i > 0 else ""
+    return bool(prep.lower_ == "without" or (prep.lower_, before) in (("of", "instead"), ("than", "rather")))
 
 
 WANTING = {"wish", "hope", "desire", "plan", "intention", "dream", "ambition", "aim", "request", "demand", "want"}

@@ -90,6 +90,10 @@ def checked_label(t: Triple) -> Triple:
         return replace(t, label=RELATED_TO, unsaid=True)
     if t.label == "stars" and end_kind(t.object) == "work" and end_kind(t.subject) in ("person", None):
         return replace(t, label="starred_in")  # "the films in which he starred: 'The Life and Death of Colonel Blimp'"
+    if t.label == "released" and end_kind(t.object) == "person" and end_kind(t.subject) != "person":
+        # "the debut EP by … singer, Jung Joon-young, released by CJ E&M": the participle was the EP's; a label
+        # releases records, not the singer (who is still its artist: related)
+        return replace(t, label=RELATED_TO)
     if t.label == "released_in" and end_kind(t.subject) == "person":
         # a person is not released: "she made her big screen debut in the film Bhagyadevatha" is a role in it;
         # "Yoko Ono performs in English" says nothing of a release

@@ -3,8 +3,11 @@ Tim Cook", "Franz Schubert's Piano Sonata"), read by the extractor beside each s
 
 from __future__ import annotations
 
+from typing import Any
+
 from services.graph.classes import class_label
 from services.graph.clauses import MAKING, noun_facts
+from services.graph.coreference import KIN_LABELS
 from services.graph.gazetteer import is_demonym
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
@@ -37,6 +40,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     and g.pos_ == "PROPN" and not any(c.dep_ == "prep" and child.i < c.i < g.i for c in child.children)
                     for g in child.children):
                 # (not "Nigella Lawson, American chef and food writer Anthony Bourdain": the noun titles the next name)
+                if _describes_another(child, ref):
+                    continue
                 role = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "as" and c.i < child.i), None)
                 if role is not None:  # "stars Taron Egerton as Eddie Edwards, a British skier": the part's, if named
                     out += [t for p in role.children if p.dep_ == "pobj" and p.i in resolver.by_token
@@ -67,3 +72,16 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                 if class_label(child.lemma_):
                     resolver.context.state_class(ref, child.lemma_)
     return out
+
+
+def _describes_another(noun: Any, ref: Any) -> bool:
+    """An appositive the parser hung on the wrong name: "born in Cedar Falls, Iowa, the son of William C." says
+    whose son the subject is; a town is no one's son. (A kin noun after a kin noun's name may describe either:
+    "the granddaughter of Hank Williams, Sr., the daughter of Hank Williams, Jr." is hers, "daughter of Mary
+    Plowden, sister of John Paul Stafford-Howard" Mary Plowden's.)"""
+    tok = noun.head  # a place where something is: "born in Cedar Falls" (not "Santa Anna, then the Dictator of
+    # Mexico", a man the tagger calls a place)
+    where = tok.dep_ == "pobj" and tok.head.lower_ in ("in", "at", "near", "from")
+    return where and kind(ref.label) == "place" and (class_label(noun.lemma_) == "PERSON"
+                                                     or noun_label(noun.lower_, "of") in KIN_LABELS)
+

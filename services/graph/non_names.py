@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from services.graph.classes import CLASS_TYPES
+from services.graph.classes import CLASS_TYPES, class_label
+from services.graph.gazetteer import is_demonym
 from services.graph.name_words import _COMMON, _OFFICES, _RANKS, _RULERS, _TITLES, common_words, given_names
 
 
@@ -114,3 +115,51 @@ def box_office_verdict(doc: Any, end: int) -> bool:
     while end < len(doc) and doc[end].is_punct:
         end += 1
     return bool(doc[end:end + 4].text.lower() == "at the box office")
+
+
+# Architectural styles, written in capitals before the building they describe ("a Greek Revival home", "a
+# Queen Anne-style house", "the Art Deco tower"): a manner of building, no named thing
+_STYLES = {"gothic", "romanesque", "baroque", "rococo", "georgian", "victorian", "edwardian", "italianate", "tudor",
+           "queen anne", "second empire", "art deco", "art nouveau", "beaux-arts", "beaux arts", "neoclassical",
+           "neo-classical", "palladian", "prairie school", "brutalist", "elizabethan", "jacobean", "byzantine",
+           "shingle style", "stick style", "spanish colonial", "dutch colonial", "french colonial"}
+
+
+def is_building_style(doc: Any, start: int, end: int) -> bool:
+    """A style name that modifies a noun after it ("Greek Revival home", "Gothic Revival church", "Queen Anne
+    style house"): the house is not named "Greek Revival". Only before a noun: "the Gothic" alone may be a name."""
+    words = [t.lower_ for t in doc[start:end]]
+    text = " ".join(words)
+    if not (text in _STYLES or (len(words) > 1 and words[-1] == "revival")):
+        return False
+    k = end
+    while k < len(doc) and (doc[k].text in ("-", "–") or doc[k].lower_ in ("style", "styled", "era", "period")
+                            or doc[k].pos_ == "ADJ"):
+        k += 1  # "Queen Anne-style", "Gothic Revival stone"
+    return k < len(doc) and doc[k].pos_ == "NOUN" and class_label(doc[k].lemma_) in ("FAC", "ORG")
+
+
+_DEGREES = {"bachelor", "bachelors", "master", "masters", "doctor", "doctorate", "diploma", "licentiate"}
+
+
+def degree_field(doc: Any, start: int) -> bool:
+    """The field of a degree ("a Bachelor of Fine Arts", "her Master of Business Administration"): part of the
+    degree's name, no named thing."""
+    return start >= 2 and doc[start - 1].lower_ == "of" and doc[start - 2].lower_.rstrip("'’s") in _DEGREES \
+        and doc[start - 2].text[:1].isupper()
+
+
+_FIELD_JOBS = {"director", "producer", "editor", "engineer", "designer", "manager", "supervisor", "teacher",
+               "instructor", "coordinator", "consultant", "critic", "correspondent", "composer", "technician",
+               "professor", "coach", "programmer", "arranger", "choreographer"}
+
+
+def job_field(doc: Any, start: int, end: int) -> bool:
+    """A common word in capitals before a job ("a Music director", "the MUSIC DIRECTOR", "an Art director"): the
+    field of the job, no named thing (not "CBS producer": a network)."""
+    if end - start != 1 or end >= len(doc) or doc[start].is_sent_start:
+        return False
+    word, job = doc[start], doc[end]
+    if word.lower_ not in common_words() or job.lemma_.lower() not in _FIELD_JOBS or is_demonym(word.text):
+        return False  # (not "Polish teacher", a nationality; nor "Revere resident", a town)
+    return (word.is_title and job.is_lower) or (word.is_upper and job.is_upper and len(word) > 3)

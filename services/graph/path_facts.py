@@ -19,6 +19,12 @@ _TEACHERS = {"professor", "lecturer", "teacher", "instructor", "tutor", "reader"
 # What a work "based on the … of X" tells: X's story, not a thing X owns
 _TOLD = {"story", "life", "biography", "history", "account", "tale", "memoir", "memoirs", "experiences", "career"}
 
+# Prepositions of another time than the verb's: "signed … in 1983 after three seasons with the Clarkson Golden
+# Knights" (a name under their noun is no party to the verb's deed)
+TIME_PREPS = {"after", "before", "during", "following", "since", "until", "till", "prior", "throughout"}
+
+_AFTER_WHOM = {"name", "rename", "model", "pattern", "style", "call", "look", "take", "fashion"}
+
 # Ranks under an office's holder: a deputy prime minister is not the prime minister
 _DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}
 
@@ -143,6 +149,12 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 continue
         ranks = [c for p in path if _deputy(p) for c in p.children if c.dep_ in ("compound", "amod") and c.i < p.i]
         raw = " ".join(t.text for t in sorted([verb, *path, *ranks], key=lambda t: t.i))
-        out += [Triple(s, label, raw, obj, anchors) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
+        when = anchors
+        if top.lower_ in TIME_PREPS and len(path) > 1 and verb.lemma_.lower() not in _AFTER_WHOM \
+                and path[-2].ent_type_ not in ("DATE", "TIME"):  # (not "aired until November 10 on KBS2")
+            # "signed … in 1983 after three seasons with the Clarkson Golden Knights": a party of another time;
+            # neither the verb's label nor its date is the seasons' (but "named after the Dakota Sioux tribes")
+            label, when = RELATED_TO, frozenset()
+        out += [Triple(s, label, raw, obj, when) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out

@@ -168,7 +168,8 @@ class Resolver:
         for prep in (c for c in tok.children if c.dep_ == "prep"):
             # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the
             # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
-            if _listing(prep) or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF):
+            if _listing(prep) or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF
+                                  and not ranked(tok) and not _a_part(tok)):
                 for obj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     if not _listing(prep) and _of_the_name(obj):
                         continue  # "the Territory of the United States" is a part of it, not the United States
@@ -197,11 +198,21 @@ class Resolver:
             if near is not None:
                 return [near]
         if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
-            if _another_year(tok, self.context):
+            if _another_year(tok, self.context) or _named_otherwise(tok, self.context.topic):
                 return []  # "after the 2011 Egyptian revolution", in the text of the 2012 election: another event
-            ref = self.context.description(tok.lemma_)
+            ref = self.context.description(tok.lemma_, capital=tok.text[:1].isupper() and not tok.is_sent_start)
             return [ref] if ref else []
         return []
+
+
+def _named_otherwise(noun: Any, topic: Ref | None) -> bool:
+    """ "Jem Marsh founded the Marcos car company", in the text of Almac: a description with a proper noun of its
+    own that the topic's name lacks is another thing."""
+    if topic is None or noun.dep_ not in ("dobj", "pobj"):  # (a subject may be the topic under another name: "The
+        return False  # Milwaukee crime family or Balistrieri crime family is … based in Milwaukee")
+    own = {w.lower() for w in re.findall(r"\w+", topic.name)}
+    return any(c.dep_ in ("compound", "amod", "nmod") and c.pos_ == "PROPN" and c.text[:1].isupper()
+               and c.lower_ not in own for c in noun.children)
 
 
 def _years(noun: Any) -> set[str]:
@@ -245,6 +256,27 @@ def _of_the_name(obj: Any) -> bool:
     "the Government of the United States"), where a name the noun is ("the State of Texas", "the Republic of
     Mexico") takes none."""
     return any(c.dep_ == "det" and c.lower_ == "the" for c in obj.children)
+
+
+# Bodies that are a part of the body after their "of" ("a subsidiary of Ilitch Holdings", "the studios of Triple
+# J"), not named by it as "the Division of Blaxland" is
+BODY_PARTS = {"subsidiary", "affiliate", "branch", "division", "unit", "arm", "wing", "imprint", "chapter",
+              "department", "section", "studio", "office", "bureau"}
+
+
+def _a_part(tok: Any) -> bool:
+    """ "a subsidiary of Ilitch Holdings", "the studios of Triple J": a part; "the division of Blaxland", one
+    electorate, is named by its "of"."""
+    return tok.is_lower and tok.lemma_ in BODY_PARTS and not (
+        tok.tag_ == "NN" and any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children))
+
+
+def ranked(tok: Any) -> bool:
+    """ "the second city of Oahu", "the largest port of Chile", "the capital city of Japan": one of the place's
+    own, ranked among them, not a name for the place ("the ancient city of Troy" is Troy)."""
+    return any(c.dep_ in ("amod", "nummod", "compound") and (c.tag_ == "JJS" or c.ent_type_ in ("ORDINAL", "CARDINAL")
+                                                              or c.lower_ in ("capital", "main", "chief", "principal"))
+               for c in tok.children)  # (and "six states of the northeastern United States": counted among them)
 
 
 def _listing(prep: Any) -> bool:

@@ -48,7 +48,17 @@ from services.graph.name_words import (
     _TITLES,
     common_words,
 )
-from services.graph.non_names import box_office_verdict, is_capitalised_class, is_hyphenated, is_job_title, is_office, is_place_word
+from services.graph.non_names import (
+    box_office_verdict,
+    degree_field,
+    is_building_style,
+    is_capitalised_class,
+    is_hyphenated,
+    is_job_title,
+    is_office,
+    is_place_word,
+    job_field,
+)
 from services.graph.quoted_names import inside_quotes, quoted_stretches, quoted_titles
 from services.graph.special_names import keyed_works, named_bodies, nicknamed_names, patronymic_names
 from services.graph.vocabulary import FAITHS
@@ -225,7 +235,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
     quoted = quoted_stretches(doc)
     spans = [s for s in _subtitled(doc, sorted(spans, key=lambda s: s.start))
              if not any(inside_quotes(doc, s, o, c) for o, c in quoted)]
-    spans = [s for s in spans if not box_office_verdict(doc, s.end)]  # 'recorded as "Blockbuster" at the box office'
+    spans = [s for s in spans if not box_office_verdict(doc, s.end)  # 'recorded as "Blockbuster" at the box office'
+             and not is_building_style(doc, s.start, s.end)  # "a Greek Revival home": its style, not its name
+             and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)]  # "a Bachelor of Fine Arts"
     return shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start)))))
 
 
