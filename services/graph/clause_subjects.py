@@ -70,6 +70,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             refs = [r for s in with_conj(subjects) for r in resolver.refs(s)]
             owners = [] if refs else _owners(subjects[0], resolver)
             return refs, passive, owners
+        honoured = _named_for(node, resolver) if node.dep_ == "acl" and not subjects else []
+        if honoured:  # "a residential hall at Dhaka University, named after Nawab …": the hall is named
+            return honoured, passive, []
         if node.dep_ in ("acl", "advcl") and node.tag_ == "VBN" and node.lemma_.lower() in _NAMING \
                 and not any(c.dep_ in SUBJECTS for c in node.children):
             named = _name_before(node.left_edge, resolver)
@@ -184,6 +187,26 @@ def _name_before(tok: Any, resolver: Resolver) -> Ref | None:
 
 # Participles that say what a company or a body is, never a place ("Detroit, Michigan, headquartered in …")
 _BODY_PARTICIPLES = {"headquarter", "base", "found", "establish", "incorporate", "own", "operate", "register"}
+
+
+def _named_for(participle: Any, resolver: Resolver) -> list[Ref]:
+    """ "X is a park in Chicago, named after John Smith", "a lake in Ontario, Canada, named for the explorer": the
+    participle the parser hung on the place (or body) of a class noun's preposition names the class noun's thing,
+    which the text describes, not where it is."""
+    if participle.tag_ != "VBN" or participle.lemma_.lower() not in ("name", "rename", "dedicate") \
+            or not any(c.dep_ == "prep" and c.lower_ in ("after", "for", "to") for c in participle.children):
+        return []
+    place = participle.head
+    while place.dep_ in ("appos", "conj", "npadvmod") and place.head.i != place.i:
+        place = place.head  # "in Ontario, Canada"
+    if place.pos_ == "NOUN" and place.i not in resolver.by_token and class_label(place.lemma_):
+        return resolver.refs(place)  # the parser hung it on the park: not the name just before it
+    if place.dep_ != "pobj" or place.i not in resolver.by_token or place.head.lower_ not in ("in", "at", "on", "near"):
+        return []
+    noun = place.head.head
+    if noun.pos_ != "NOUN" or noun.i in resolver.by_token:
+        return []
+    return resolver.refs(noun)
 
 
 def _place_participle_owner(participle: Any, refs: list[Ref]) -> Any | None:

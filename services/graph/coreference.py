@@ -76,12 +76,14 @@ class Context:
     recent: list[Ref] = field(default_factory=list)  # names of this paragraph, oldest first
     classes: dict[str, Ref] = field(default_factory=dict)  # class noun -> the last name stated to be one
     background: set[int] = field(default_factory=set)  # ids of people named only as someone's kin ("daughter of X")
+    in_order: list[Ref] = field(default_factory=list)  # the paragraph's names in the order the text gives them
 
     def new_paragraph(self) -> None:
         self.previous_subject = None
         self.recent.clear()
         self.classes.clear()
         self.background.clear()
+        self.in_order.clear()
 
     def state_class(self, ref: Ref, noun: str, kind_of: str = "") -> None:
         """The text says what ``ref`` is ("X is a band", "the pop band X"): that types it. ``kind_of`` is the word
@@ -156,6 +158,8 @@ class Context:
             self.background.add(id(ref))
         else:
             self.background.discard(id(ref))
+        if not subject:
+            self.in_order = [*self.in_order[-29:], ref]
         self.recent.append(ref)
         if len(self.recent) > 30:
             del self.recent[:10]

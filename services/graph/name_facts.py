@@ -13,6 +13,8 @@ from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
 
+# Sides of a chamber a leader leads, not the chamber: "Senate Minority Leader", "House Majority Leader"
+_SIDES = {"minority", "majority", "opposition", "floor", "deputy", "assistant", "vice", "acting"}
 _LEAGUES = {"league", "conference", "association", "federation", "division", "union", "circuit", "tour"}
 
 
@@ -66,6 +68,9 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                             label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
                         elif label == "member_of" and (owner_span.label == "NORP" or is_demonym(owner_span.text)):
                             label = NATIONALITY  # "by Welsh singer Bonnie Tyler": her nation, no body she is in
+                        if label == "leads" and any(c.dep_ in ("compound", "amod") and c.lower_ in _SIDES
+                                                    for c in child.children):
+                            label = "member_of"  # "Utah State Senate Minority Leader Scott Howell" leads a side
                         if label:
                             out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
                                               frozenset()))

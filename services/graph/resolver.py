@@ -197,6 +197,11 @@ class Resolver:
             near = self._nearest_of_kind(tok, kind(label))  # "Louisiana did when that fine territory was …"
             if near is not None:
                 return [near]
+        if label and any(c.lower_ == "latter" for c in tok.children if c.dep_ == "amod"):
+            # "Formerly owned by Harris Publications, Future US bought the magazine. The latter company also
+            # published …": the last one named of its kind
+            latter = next((r for r in reversed(self.context.in_order) if kind(r.label) == kind(label)), None)
+            return [latter] if latter else []
         if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
             if _another_year(tok, self.context) or _named_otherwise(tok, self.context.topic):
                 return []  # "after the 2011 Egyptian revolution", in the text of the 2012 election: another event

@@ -90,6 +90,21 @@ def test_she_is_the_woman_the_text_is_telling_of(extractor, wrong, right):
     # a record company releases records, not the singer the participle was hung on
     ("Jung Joon Young 1st mini album is the debut EP by South Korean rock singer, Jung Joon-young, released by CJ E&M "
      "on October 10, 2013.", "Jung Joon Young 1st mini album", ("cj e&m", "released", "jung joon-young"), None),
+    # "the latter company" is the last one named of its kind
+    ("Guitar World is a monthly music magazine. Formerly owned by Harris Publications, Future US bought the magazine "
+     "in 2003. In 2012, NewBay Media bought the Music division of Future US. The latter company also published a "
+     "spin-off title, Guitar Legends.", "Guitar World", ("guitar world", "related_to", "guitar legends"),
+     ("future us", "related_to", "guitar legends")),
+    # a minority leader leads a side of the chamber, and is a member of it
+    ("David Thayne is an American politician. He served as chief of staff to Utah State Senate Minority Leader Scott "
+     "Howell, a Democrat.", "David Thayne", ("scott howell", "leads", "utah state senate"),
+     ("scott howell", "member_of", "utah state senate")),
+    # "a park in Chicago, named after John Smith": the park is named, not the city
+    ("Smith Park is a park in Chicago, named after John Smith.", "Smith Park", ("chicago", "named_after", "john smith"),
+     ("smith park", "named_after", "john smith")),
+    ("Salimullah Muslim Hall is a residential hall at Dhaka University, named after Nawab Sir Khwaja Salimullah "
+     "Bahadur.", "Salimullah Muslim Hall", ("dhaka university", "named_after", "khwaja salimullah bahadur"),
+     ("salimullah muslim hall", "named_after", "khwaja salimullah bahadur")),
 ])
 def test_a_description_stands_for_its_own_thing(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
