@@ -215,8 +215,9 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
     out: list[Triple] = []
     for verb in sent:
         if verb.pos_ not in ("VERB", "AUX") or not_stated(verb) or comparison(verb) or verb.i in resolver.by_token \
-                or role_as_verb(verb):
-            continue  # (a verb inside a name, '"Hold Da Faith"', says nothing; nor a role the parser made a verb)
+                or role_as_verb(verb) or (verb.i > 0 and verb.doc[verb.i - 1].tag_ == "POS"):
+            continue  # (a verb inside a name, '"Hold Da Faith"', says nothing; nor a role the parser made a verb,
+            # nor a noun after a possessive: "with Shakespeare's play "A Midsummer Night's Dream"")
         if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
             out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
         else:

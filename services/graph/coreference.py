@@ -29,6 +29,23 @@ from services.graph.vocabulary import noun_label
 KIN_LABELS = {"child_of", "descendant_of", "parent_of", "sibling_of", "married"}
 
 
+# Names of one kind of work: "the movie" is the film, "the single" the song; "the music video" or "the album" of a
+# song, "the soundtrack" of a film are other works. (A series' "book", a soap opera's "show" may be the topic.)
+_WORK_KINDS = {"film": "film", "movie": "film", "picture": "film", "song": "song", "single": "song", "track": "song",
+               "album": "album", "lp": "album", "ep": "album", "compilation": "album", "video": "video",
+               "soundtrack": "soundtrack", "novel": "novel", "novella": "novel", "book": "novel"}
+_SERIES = {"series", "show", "sitcom", "drama", "programme", "program", "opera", "serial", "miniseries", "franchise"}
+
+
+def _another_work(noun: str, topic_class: str | None) -> bool:
+    """ "The music video was directed by Dave Meyers", in the text of a song: another work than the topic."""
+    mine = _WORK_KINDS.get(noun)
+    theirs = _WORK_KINDS.get(topic_class or "") or ("series" if topic_class in _SERIES else None)
+    if mine is None or theirs is None or mine == theirs:
+        return False
+    return not (mine == "novel" and theirs == "series")  # "the first book of the Scaredy Squirrel series"
+
+
 def kin_of(tok: Any) -> bool:
     """A name given as someone's kin ("a great-great-granddaughter of Martha Washington", "the son of Leofric"):
     named to place another person, who stays the one a later "she" or "he" means."""
@@ -139,7 +156,8 @@ class Context:
             if named is not None and noun not in self.topic.name.lower().split():
                 return named  # "the original Maryland Club … The Club later moved": the club named, not the church
             label = class_label(noun)
-            if label and kind(label) == kind(self.topic.label) and kind(label) != "person":
+            if label and kind(label) == kind(self.topic.label) and kind(label) != "person" \
+                    and not _another_work(noun, self.topic_class):
                 return self.topic
             if noun in self.topic.name.lower().split():  # "the expressway" in "Lee Roy Selmon Expressway"
                 return self.topic

@@ -97,6 +97,16 @@ def plural_class(tok: Any) -> bool:
     return bool(tok.is_sent_start and tok.lower_.endswith("s") and tok.lower_[:-1] in common_words())
 
 
+def plural_heading(doc: Any, start: int, end: int) -> bool:
+    """A sentence's first words, all common ones in capitals, ending in a plural: "New Main Cast Members from
+    Episode One include …", "Other Acting Credits include …": a heading's words, no name."""
+    words = doc[start:end]
+    opens = doc[start].is_sent_start or (start > 0 and doc[start - 1].is_sent_start and doc[start - 1].lower_
+                                         in common_words())  # "Other Acting Credits"
+    return bool(end - start > 1 and opens and all(t.lower_ in common_words() for t in words[:-1])
+                and doc[end - 1].lower_.endswith("s") and doc[end - 1].lower_[:-1] in common_words())
+
+
 def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     """Widen a span over the proper nouns of the same name, cut a leading article and a trailing possessive."""
     sent_start = doc[start].sent.start

@@ -42,8 +42,9 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     and g.pos_ == "PROPN" and not any(c.dep_ == "prep" and child.i < c.i < g.i for c in child.children)
                     for g in child.children):
                 # (not "Nigella Lawson, American chef and food writer Anthony Bourdain": the noun titles the next name)
-                if _describes_another(child, ref):
-                    continue
+                if _describes_another(child, ref) or any(c.lower_ in ("namely", "including", "especially", "notably")
+                                                         for c in child.children if c.dep_ == "advmod"):
+                    continue  # "the American Mafia, namely the DeCavalcante crime family of Newark": one of it
                 role = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "as" and c.i < child.i), None)
                 if role is not None:  # "stars Taron Egerton as Eddie Edwards, a British skier": the part's, if named
                     out += [t for p in role.children if p.dep_ == "pobj" and p.i in resolver.by_token

@@ -163,3 +163,14 @@ def job_field(doc: Any, start: int, end: int) -> bool:
     if word.lower_ not in common_words() or job.lemma_.lower() not in _FIELD_JOBS or is_demonym(word.text):
         return False  # (not "Polish teacher", a nationality; nor "Revere resident", a town)
     return (word.is_title and job.is_lower) or (word.is_upper and job.is_upper and len(word) > 3)
+
+
+def award_category_tail(doc: Any, start: int) -> bool:
+    """The end of a prize's category ("… Supporting Actress in a Comedy Series", "Best Actor in a Leading Role"):
+    part of the prize's name, no thing of its own."""
+    return start >= 3 and doc[start - 1].lower_ in ("a", "an") and doc[start - 2].lower_ == "in" \
+        and doc[start - 3].text[:1].isupper() and doc[start - 3].lemma_.lower() in _PERFORMERS
+
+
+_PERFORMERS = {"actor", "actress", "performance", "performer", "role", "director", "directing", "writing", "series",
+               "program", "programme", "film", "picture", "song", "score", "vocalist", "host", "presenter"}

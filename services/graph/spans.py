@@ -28,6 +28,7 @@ from services.graph.name_bounds import (
     office_body,
     place_before,
     plural_class,
+    plural_heading,
     postnominal,
     repair,
     seat_cut,
@@ -49,6 +50,7 @@ from services.graph.name_words import (
     common_words,
 )
 from services.graph.non_names import (
+    award_category_tail,
     box_office_verdict,
     degree_field,
     is_building_style,
@@ -225,7 +227,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if is_hyphenated(doc, j) or office_body(doc, i, j) or postnominal(doc, i, j):
             i = j
             continue
-        first = doc[i].is_sent_start and j - i == 1 and (doc[i].lower_ in _TITLES or plural_class(doc[i]))
+        first = (doc[i].is_sent_start and j - i == 1 and (doc[i].lower_ in _TITLES or plural_class(doc[i]))) \
+            or plural_heading(doc, i, j)
         if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not is_capitalised_class(doc[i:j]) \
                 and not is_job_title(doc[i:j]):
             honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS or _titled(doc[i:j])
@@ -237,7 +240,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
              if not any(inside_quotes(doc, s, o, c) for o, c in quoted)]
     spans = [s for s in spans if not box_office_verdict(doc, s.end)  # 'recorded as "Blockbuster" at the box office'
              and not is_building_style(doc, s.start, s.end)  # "a Greek Revival home": its style, not its name
-             and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)]  # "a Bachelor of Fine Arts"
+             and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
+             and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
     return shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start)))))
 
 
