@@ -189,6 +189,8 @@ def role_as_verb(verb: Any) -> bool:
     Shermann": "guitarist" a verb with Shermann its object): a class noun of persons ending "-ist" or "-ian", never
     a verb. It states nothing itself; its object is one more name of the list it ends (clause_subjects.agents_of)."""
     word = verb.lower_
+    if word in ("lead", "co-lead") and verb.i + 1 < len(verb.doc) and class_label(verb.doc[verb.i + 1].lemma_) == "PERSON":
+        return True  # "and Counting Crows lead singer Adam Duritz": a role, no leading
     return word.endswith(("ist", "ists", "ian", "ians")) and class_label(word) == "PERSON"
 
 

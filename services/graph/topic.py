@@ -54,6 +54,13 @@ def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[s
                     if whole is not None:  # "Leston Peter Paul" under "Leston Paul": the tagger's "Peter Paul"
                         return whole.text, whole
                     defines = tok.head.lemma_ == "be"  # "X is a conglomerate, the filing says" too
+                    phrase = doc[first.start:tok.head.i] if tok.head.i > tok.i else None
+                    if title and phrase is not None and not share_a_word(span.text, title) \
+                            and _a_peerage(title) and share_a_word(phrase.text, title):
+                        # "The Jackson, later Duckett Baronetcy, of Hartham House …, was a title", titled "Duckett
+                        # baronets": the title the phrase names, not the first family's name in it
+                        bare = _QUALIFIED.sub("", title).strip() or title
+                        return bare, NameSpan(phrase.start, phrase.end, bare, ENTITY, tok)
                     return (span.text, None) if defines or (title and share_a_word(span.text, title)) else (None, None)
             chunk = next((c for c in doc.noun_chunks if c.root.i == tok.i), None)
             if title and chunk is not None and tok.pos_ in ("NOUN", "PROPN") and share_a_word(chunk.text, title):
@@ -61,6 +68,13 @@ def first_subject(doc: Any, spans: list[NameSpan], title: str | None) -> tuple[s
                 return bare, NameSpan(chunk.start, chunk.end, bare, ENTITY, chunk.root)
             return None, None
     return None, None
+
+
+def _a_peerage(title: str) -> bool:
+    words = title.lower().split()
+    return bool(words) and (words[-1].rstrip("s") in ("baronet", "baronetcy", "barony", "baron", "earl", "earldom",
+                                                      "viscount", "marquess", "duke", "dukedom")
+                            or words[0] in ("baron", "earl", "viscount", "marquess", "duke", "baronet"))
 
 
 def _title_start(doc: Any, span: NameSpan, start: int, title: str | None) -> NameSpan | None:

@@ -9,6 +9,7 @@ import pytest
 from services.graph.extraction import SpacyTemporalExtractor
 from tests.services.graph.test_fact_quality import extract
 from tests.services.graph.test_name_extents import assert_facts
+from tests.utils.graph import ingest
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +118,11 @@ def test_she_is_the_woman_the_text_is_telling_of(extractor, wrong, right):
      "Dave Meyers.", "How Low", ("dave meyers", "directed", "how low"), ("ludacris", "created", "how low")),
     # the guard: "the movie" of a film is the film
     ("X Film is a 2001 film. The movie was directed by Dave Meyers.", "X Film", None, ("dave meyers", "directed", "x film")),
+    # "lead singer" is a role, no leading
+    ('Freeloaders is an American ensemble comedy film directed by Dan Rosen. "Freeloaders" stars Clifton Collins Jr., '
+     "Josh Lawson, Kevin Sussman, Zoe Boyle, Nat Faxon, Warren Hutcherson, Jane Seymour, Olivia Munn, Dave Foley and "
+     "Counting Crows lead singer Adam Duritz.", "Freeloaders (film)", ("clifton collins jr", "leads", "adam duritz"),
+     None),
 ])
 def test_a_description_stands_for_its_own_thing(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
@@ -151,4 +157,16 @@ def test_a_band_named_in_plural_words_stays(extractor):
     # the guard: a group the tagger names keeps its name at the head of a sentence
     assert_facts(extractor, "Spice Girls are an English pop group.", "Spice Girls", None,
                  ("spice girls", "nationality", "english"))
+
+
+def test_a_baronetcy_is_its_title_not_the_first_family_in_it(services, dated):
+    """Census 20: "The Jackson, later Duckett Baronetcy, of Hartham House …, was a title in the Baronetage of Great
+    Britain", titled "Duckett baronets": the title is the topic, not "Jackson", a surname alone."""
+    text = ("The Jackson, later Duckett Baronetcy, of Hartham House in the County of Wiltshire, was a title in the "
+            "Baronetage of Great Britain. It was created on 21 June 1791 for the naval administrator and politician "
+            "George Jackson.")
+    ingest(services, dated.name, "Duckett baronets", text)
+    assert not services.graph.facts_of_entity("jackson", [dated.id])
+    facts = {(f.relation, f.target) for f in services.graph.facts_of_entity("duckett baronets", [dated.id])}
+    assert ("located_in", "Baronetage of Great Britain") in facts, facts
 
