@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from services.graph.classes import class_label
-from services.graph.clauses import MAKING, noun_facts
 from services.graph.coreference import KIN_LABELS
 from services.graph.gazetteer import is_demonym
+from services.graph.noun_facts import MAKING, noun_facts
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
