@@ -35,7 +35,8 @@ for _label, _nouns in {
               "mistress wife husband son daughter father mother brother sister lyricist rapper dj deejay "
               "frontwoman keyboardist saxophonist trumpeter violinist cellist organist harpist percussionist "
               "tenor soprano baritone mezzo-soprano contralto bass-baritone crooner diva idol entertainer "
-              "impressionist ventriloquist stuntman stuntwoman",
+              "impressionist ventriloquist stuntman stuntwoman linebacker cornerback fullback halfback tailback "
+              "placekicker kicker punter shortstop baseman wicketkeeper wicket-keeper all-rounder",
     "ORG": "band group duo trio quartet quintet sextet septet octet supergroup company corporation firm business "
            "conglomerate manufacturer retailer "
            "brand label airline bank agency organization organisation association society institute institution "
@@ -63,11 +64,12 @@ for _label, _nouns in {
     "PRODUCT": "car aircraft airplane ship vessel locomotive engine rifle gun tank vehicle motorcycle "
                "computer software console device phone smartphone camera satellite rocket missile "
                "submarine destroyer cruiser battleship frigate carrier brig schooner sloop steamship steamer "
-               "steamboat gunboat warship corvette barque yacht",
+               "steamboat gunboat warship corvette barque yacht biplane monoplane triplane seaplane floatplane airliner "
+               "bomber glider helicopter airship",
     "EVENT": "war battle siege campaign election festival tournament championship championships competition "
              "race cup olympics games conference summit revolution uprising rebellion massacre disaster "
              "earthquake hurricane storm treaty ceremony award awards season contest marathon expedition crisis "
-             "incident attack operation",
+             "incident attack operation outbreak",
     "LAW": "act law bill amendment constitution treaty",
 }.items():
     for _noun in _nouns.split():
@@ -78,14 +80,15 @@ COLLECTIVE_KINDS = {"org", "group"}
 
 # Two-word classes whose head alone says another kind ("a publishing house" is no building)
 for _noun in ("publishing house", "fashion house", "auction house", "trading house", "design house",
-              "record label", "dog breed", "cat breed", "horse breed"):
-    CLASS_TYPES[_noun] = "ENTITY" if _noun.endswith("breed") else "ORG"
+              "record label", "dog breed", "cat breed", "horse breed", "media franchise"):
+    CLASS_TYPES[_noun] = "ENTITY" if _noun.endswith("breed") else "WORK_OF_ART" if _noun == "media franchise" else "ORG"
 
 
 def class_label(noun: str) -> str | None:
     """The NER label a class noun stands for ("band" -> ORG), or None."""
     noun = noun.lower()
-    return CLASS_TYPES.get(noun) or (CLASS_TYPES.get(noun[:-1]) if noun.endswith("s") else None)
+    return CLASS_TYPES.get(noun) or (CLASS_TYPES.get(noun[:-1]) if noun.endswith("s") else None) \
+        or CLASS_TYPES.get(f"{noun}s")  # a lemma the lemmatiser cut short: "miniseries" -> "miniserie"
 
 
 # Heads that type a name whatever the tagger said. Only heads that rarely end a name of another kind: not

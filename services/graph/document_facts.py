@@ -24,7 +24,7 @@ from services.graph.extraction import TOPIC_KEY
 from services.graph.mentions import MENTIONS_KEY
 from services.graph.name_words import given_names
 from services.graph.resolution import DocEntity, match_existing, resolve_document
-from services.graph.spans import ENTITY, strip_titles
+from services.graph.spans import ENTITY, strip_titles, typed_name
 from services.graph.temporal import dated_document
 
 
@@ -55,7 +55,8 @@ def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
             out.append((key, name, "PERSON", False, [], 1, False, None, False, True))
     for node in nodes:
         for m in node.metadata.get(MENTIONS_KEY, []):
-            key = entity_key(strip_titles(m.name)) if m.type == "PERSON" else ""
+            # (a name the tagger called a person whose words say otherwise is none: "Chandris Fantasy Cruises")
+            key = entity_key(strip_titles(m.name)) if m.type == "PERSON" and typed_name(m.name, m.type) == "PERSON" else ""
             if key and len(key.split()) > 1 and key not in seen:
                 seen.add(key)
                 out.append((key, m.name, "PERSON", False, [], 1, False, None, False, True))

@@ -299,7 +299,7 @@ class _Entities:
             head = head_label(node.name.split())
             if head and not stated and node.label not in (head, "WORK_OF_ART", CONCEPT) \
                     and not (node.label == "PERSON" and len(node.name.split()) == 2):
-                node.label = head  # "The Nick Hexum Quintet" is a band whatever its list said (spans._typed's rule);
+                node.label = head  # "The Nick Hexum Quintet" is a band whatever its list said (spans.typed_name's rule);
                 # a work keeps its type: "Party of Five", "Sleepover Club", "Act of War" are series and a game
             if untyped_head(node.name) and not stated:
                 node.label = ENTITY  # "the ARIA Singles Chart", "the Jack Russell Terrier": no type of the tagger's

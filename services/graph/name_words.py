@@ -22,7 +22,7 @@ _NUMBERED = {"route", "highway", "interstate", "road", "freeway", "expressway", 
 _PLACE_HEADS = {"falls", "springs", "heights", "county", "township", "borough", "parish", "valley", "city",
                 "harbour", "harbor", "junction", "peninsula"}
 
-_COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
+COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
                   "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
                   "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh", "films", "media", "publishing",
                   "broadcasting", "communications", "technologies", "laboratories", "labs", "pharmaceuticals",

@@ -57,9 +57,38 @@ def _named_thing(noun: Any, resolver: Resolver) -> Any:
     return of[0] if of else noun
 
 
+# Nouns that count or gather the things of their "of" ("a series of tornado outbreaks", "a set of tools"): the class
+# is those things
+_MEASURES = {"series", "set", "sequence", "succession", "pair", "string", "cluster"}
+
+
+_TAXA = {"genus", "subfamily", "family", "order", "suborder", "superfamily", "tribe", "phylum", "class", "clade"}
+
+
+def _of_a_kind(noun: Any) -> bool:
+    """ "A member of the clarinet family", "a member of the genus Felis": one of a kind of things, no person (but
+    "a member of the Kennedy family", "of the royal family" is one)."""
+    if noun.lemma_.lower() != "member":
+        return False
+    for group in (p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
+                  if p.dep_ == "pobj"):
+        if group.lemma_.lower() in _TAXA - {"family", "order", "tribe", "class"}:
+            return True
+        if group.lemma_.lower() in _TAXA and any(c.dep_ == "compound" and c.pos_ == "NOUN" and c.text.islower()
+                                                 for c in group.children):
+            return True
+    return False
+
+
 def _class_noun(noun: Any) -> Any:
     """The noun that states the class: "an American film and theatrical producer" is a producer, "film" only
-    shares its modifiers (the parser makes "film" the head and "producer" its conjunct)."""
+    shares its modifiers (the parser makes "film" the head and "producer" its conjunct); "a series of tornado
+    outbreaks" are outbreaks."""
+    if noun.lemma_.lower() in _MEASURES:  # "a series of tornado outbreaks" is outbreaks, no television series
+        members = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
+                   if p.dep_ == "pobj" and p.pos_ == "NOUN" and p.tag_ == "NNS" and class_label(p.lemma_)]
+        if members:  # (of a kind no class names, the series stays: "a series of instrumental pieces")
+            return members[0]
     conj = next((c for c in noun.children if c.dep_ == "conj" and c.pos_ == "NOUN" and c.i > noun.i), None)
     if conj is None or any(c.dep_ == "prep" for c in noun.children) or any(c.dep_ in ("det", "prep") for c in
                                                                            conj.children):
@@ -78,9 +107,10 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
     modifiers += [g for m in modifiers if m.i not in resolver.by_token for g in m.children
                   if g.dep_ in ("amod", "compound", "nmod") and g.i < m.i]  # "an English-American film director"
     stated = _class_noun(noun)
-    performer = stated.lemma_.lower() == "act" and not any(c.dep_ == "prep" and c.lower_ == "of" for c in stated.children)
+    no_class = _of_a_kind(stated) or (  # "were the main act": a performer, no law
+        stated.lemma_.lower() == "act" and not any(c.dep_ == "prep" and c.lower_ == "of" for c in stated.children))
     for subject in subject_refs:
-        if class_label(stated.lemma_) and not performer:  # "were the main act": a performer, no law
+        if class_label(stated.lemma_) and not no_class:
             kind_of = next((c.lower_ for c in stated.children if c.dep_ in ("compound", "amod") and c.i == stated.i - 1), "")
             resolver.context.state_class(subject, stated.lemma_, kind_of)  # "a publishing house"
         if subject.topic and resolver.context.topic_phrase is None and noun.pos_ == "NOUN":

@@ -105,7 +105,9 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
         # person, are both untyped names, and "Brewer" is her
         longer = [o for o in ends if kind(_evident(o)) in SHORT_FORM_KINDS | {"other"}
                   and compatible(_evident(o), _evident(ent)) and (kind(_evident(o)) != "other" or len(words) == 1)]
-        subject = [o for o in ends if o.topic and kind(o.type) in SHORT_FORM_KINDS | {"other"}]
+        subject = [o for o in ends if o.topic and (kind(o.type) in SHORT_FORM_KINDS | {"other"} or (
+            kind(o.type) == "event" and len(words) > 1))]  # "Tornado Outbreak" in the text of "1998 Eastern
+        # tornado outbreak" (one word is no event's short form: "War" of "Vietnam War")
         held = [o for o in ends if not o.topic and any(t.key.endswith(" of " + o.key) for t in subject)]
         if held:  # "Peres defeated Reuven Rivlin" in the text of "Presidency of Shimon Peres": the man, not his term
             longer = held

@@ -38,7 +38,6 @@ from services.graph.name_span import ENTITY as ENTITY
 from services.graph.name_span import NameSpan as NameSpan
 from services.graph.name_span import is_name as is_name
 from services.graph.name_words import (
-    _COMPANY_HEADS,
     _COMPASS,
     _DEMONYM,
     _DOWNTOWN,
@@ -47,6 +46,7 @@ from services.graph.name_words import (
     _RULERS,
     _SPEAKING,
     _TITLES,
+    COMPANY_HEADS,
     common_words,
 )
 from services.graph.non_names import (
@@ -190,7 +190,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
             label = "PERSON"  # "President Washington", "General Clinch": the tagger calls them a place, a company
         elif is_honorific(doc[start].text) and end - start > 1 and _who(doc[start:end].root):
             label = "PERSON"  # "General Clinch, who commanded the troops": the title is inside the tagger's span
-        spans += pair_split(doc, NameSpan(start, end, text, _typed(text, label), doc[start:end].root))
+        spans += pair_split(doc, NameSpan(start, end, text, typed_name(text, label), doc[start:end].root))
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed
@@ -232,7 +232,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if is_name(text) and not first and not all(t.lower_ in _TITLES for t in doc[i:j]) and not is_capitalised_class(doc[i:j]) \
                 and not is_job_title(doc[i:j]):
             honorific = i > 0 and doc[i - 1].lower_.rstrip(".") in _HONORIFICS or _titled(doc[i:j])
-            spans.append(NameSpan(i, j, text, "PERSON" if honorific else _typed(text, ENTITY), doc[i:j].root))
+            spans.append(NameSpan(i, j, text, "PERSON" if honorific else typed_name(text, ENTITY), doc[i:j].root))
             taken.update(range(i, j))
         i = j
     quoted = quoted_stretches(doc)
@@ -335,14 +335,14 @@ def _titled(chain: Any) -> bool:
         and head_label(words[1:]) is None
 
 
-def _typed(text: str, label: str) -> str:
+def typed_name(text: str, label: str) -> str:
     """The tagger's label, unless the name's head noun says otherwise ("Aloha Stadium" is a place, whatever the
     tagger said). A two-word person's name keeps its tag: "John Lake", "David Castle" are people."""
     words = text.split()
     if label == "NORP" and len(words) > 1 and not (any(is_demonym(w) for w in words) or words[-1].endswith("s")
                                                    or text.lower() in FAITHS):
         return ENTITY  # "written by Girish Dhamija": a people's name has a nationality word or a plural
-    if len(words) > 1 and words[-1].lower() in _COMPANY_HEADS:
+    if len(words) > 1 and words[-1].lower() in COMPANY_HEADS:
         return "ORG"  # "Fantasy Cruises", "Chandris Lines": no one's surname
     if label == "PERSON" and len(words) > 1 and words[-1].lower() in _PLACE_HEADS:
         return "GPE"  # "Sioux Falls", "Palm Springs", "Kings County" are no one's name

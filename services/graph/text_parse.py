@@ -46,8 +46,10 @@ def mentions(doc: Any, base: int, at: Offsets) -> list[Mention]:
 
 
 def topic_pattern(topic: str) -> str:
-    """A topic's occurrences, whatever the spaces between its words ("Arthur?  Arthur!" for "Arthur? Arthur!")."""
-    return r"(?<!\w)" + r"\s+".join(re.escape(w) for w in topic.split()) + r"(?!\w)"
+    """A topic's occurrences, whatever the spaces between its words ("Arthur?  Arthur!" for "Arthur? Arthur!") and
+    around a dash ("United States – Canada" for "United States–Canada")."""
+    words = (re.sub(r"\s*([–—])\s*", r"\\s*\1\\s*", re.escape(w)) for w in topic.split())
+    return r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)"
 
 
 _QUOTED = re.compile(r'(?:"|“)([^"“”\n]{3,80}?)(?:"|”)')

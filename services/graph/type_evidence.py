@@ -33,7 +33,7 @@ import re
 
 from services.graph.classes import class_label, head_label
 from services.graph.gazetteer import place_names
-from services.graph.name_words import common_words, given_names
+from services.graph.name_words import COMPANY_HEADS, common_words, given_names
 from services.graph.spans import NameSpan, is_honorific
 
 CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "LAW"}
@@ -52,7 +52,8 @@ _ORG_HEADS = {"records", "airways", "airlines", "parliament", "assembly", "congr
               "broadcasting", "television", "radio", "tv", "fm", "brothers", "collective", "philharmonic", "rovers",
               "wanderers", "athletic", "athletics", "united", "breweries", "brewery", "bancorp", "commission",
               "authority", "board", "office", "bureau", "command", "corps", "guard", "police", "court", "tribunal", "institute",
-              "centre", "center", "laboratory", "laboratories", "labs", "hospital", "museum", "library", "gallery"}
+              "centre", "center", "laboratory", "laboratories", "labs", "hospital", "museum", "library", "gallery",
+              *COMPANY_HEADS}  # "Fantasy Cruises"
 _LAW_HEADS = {"code", "statute", "charter", "ordinance", "decree", "convention", "directive", "regulation",
               "regulations", "article", "clause", "resolution", "accord", "accords", "protocol", "agreement", "treaty",
               "act", "acts", "law", "laws", "bill", "amendment", "constitution"}
@@ -94,6 +95,11 @@ def _name_like(word: str) -> bool:
     return bool(parts) and all(p.isalpha() and p not in common_words() for p in parts)
 
 
+def _model_number(after: list[str]) -> bool:
+    """A number after capitals makes a model's designation, no organisation's acronym ("Heinkel HD 36")."""
+    return bool(after) and re.fullmatch(r"\d+[A-Za-z]?", after[0]) is not None
+
+
 def shape_says(name: str, label: str) -> bool:
     """The name's own words support ``label``."""
     words = name.split()
@@ -107,7 +113,8 @@ def shape_says(name: str, label: str) -> bool:
                                or (len(rest) > 2 and any(w in _PARTICLES for w in rest[1:-1])))
     if label == "ORG":
         return ("ORG" in heads or "&" in name or any(_bare(w) in _ORG_SUFFIXES for w in words[1:])
-                or any(len(w) >= 2 and w.isupper() and w.isalpha() for w in words)
+                or any(len(w) >= 2 and w.isupper() and w.isalpha() and not _model_number(words[i + 1:i + 2])
+                       for i, w in enumerate(words))
                 or (len(words) > 1 and words[-1].endswith("s") and words[-1][:1].isupper()  # "Calgary Flames"
                     and " ".join(words[:-1]).lower() in place_names()))
     if label in _PLACES:
