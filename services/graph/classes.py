@@ -80,8 +80,12 @@ COLLECTIVE_KINDS = {"org", "group"}
 
 # Two-word classes whose head alone says another kind ("a publishing house" is no building)
 for _noun in ("publishing house", "fashion house", "auction house", "trading house", "design house",
-              "record label", "dog breed", "cat breed", "horse breed", "media franchise"):
+              "record label", "dog breed", "cat breed", "horse breed", "media franchise", "athletic conference",
+              "sports conference", "football conference", "basketball conference", "collegiate conference"):
     CLASS_TYPES[_noun] = "ENTITY" if _noun.endswith("breed") else "WORK_OF_ART" if _noun == "media franchise" else "ORG"
+for _noun in ("all-star game", "bowl game", "exhibition game", "championship game", "football game", "baseball game",
+              "basketball game", "hockey game", "rugby game"):
+    CLASS_TYPES[_noun] = "EVENT"  # a game played, no video game
 
 
 def class_label(noun: str) -> str | None:
@@ -99,14 +103,14 @@ for _label, _nouns in {
     "FAC": "stadium arena airport bridge tower castle palace cathedral basilica temple mosque synagogue museum "
            "library hospital prison dam canal tunnel highway motorway freeway expressway railway fort fortress "
            "lighthouse racecourse mansion monument memorial abbey chapel theatre theater mausoleum tomb cemetery "
-           "pagoda observatory aquarium zoo",
+           "pagoda observatory aquarium zoo boulevard avenue parkway",
     "LOC": "river lake sea ocean mountains hills valley island islands peninsula desert forest bay gulf strait "
            "glacier canyon plateau archipelago creek falls reservoir range",
     "GPE": "county province prefecture oblast governorate municipality township",
     "ORG": "university college school academy institute association society foundation corporation company "
            "inc ltd llc plc party league federation council committee ministry agency bank club orchestra choir "
            "diocese airlines airways records pictures studios brewery government band quintet quartet trio sextet "
-           "septet octet ensemble",
+           "septet octet ensemble network networks",
     "LAW": "act amendment",
     "EVENT": "war battle siege election elections festival olympics championship championships tournament "
              "awards games cup revolution rebellion massacre earthquake hurricane expedition",

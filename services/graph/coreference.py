@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.graph.classes import COLLECTIVE_KINDS, class_label
+from services.graph.classes import COLLECTIVE_KINDS, class_label, head_label
 from services.graph.name_bounds import PEERAGES
+from services.graph.name_words import given_names
 from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import noun_label
 
@@ -58,6 +59,14 @@ PERSONAL = {"he", "him", "she", "her", "himself", "herself"}
 NEUTER = {"it", "itself"}
 PLURAL = {"they", "them", "themselves"}
 DEFINITE = {"the", "this", "that", "these", "those"}
+
+
+def _not_a_person(name: str) -> bool:
+    """The name's head noun says it is no person ("Cihu Mausoleum", "… Preparatory School"); a two-word name
+    that starts with a given name may be one ("John Lake", "David Castle")."""
+    words = name.split()
+    head = head_label(words)
+    return head not in (None, "PERSON") and not (len(words) == 2 and words[0].lower() in given_names())
 
 
 @dataclass
@@ -107,6 +116,9 @@ class Context:
         before the noun, where the two name one class ("a publishing house" is a publisher, not a building)."""
         self.classes[noun.lower()] = ref
         label = class_label(f"{kind_of} {noun}".strip()) or class_label(noun)
+        if label == "PERSON" and _not_a_person(ref.name):
+            label = None  # "Worksop College Preparatory School is a member of …", "President Chiang Kai-shek
+            # Mausoleum": the name's own head says what it is
         if ref.topic and self.topic is not None:
             self.topic_class = self.topic_class or noun.lower()
             if label and not self.topic.stated:

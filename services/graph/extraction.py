@@ -274,6 +274,7 @@ class _Entities:
         awards = {by_id[r.target_id] for r in relations if r.label in _AWARDING and r.target_id in by_id}
         awards -= {by_id[r.source_id] for r in relations if r.source_id in by_id}
         awards -= {by_id[r.target_id] for r in relations if r.label not in _AWARDING and r.target_id in by_id}
+        makers = {by_id[r.source_id] for r in relations if r.label in ("created", "released") and r.source_id in by_id}
         for rel in relations:
             kinds = ARGUMENT_KINDS.get(rel.label, (None, None))
             for end, wanted in zip((rel.source_id, rel.target_id), kinds, strict=True):
@@ -297,6 +298,8 @@ class _Entities:
             node.label = stated[0] if stated else (max(dict.fromkeys(tags), key=lambda c: (
                 tags.count(c), c in context or shape_says(node.name, c))) if tags else ENTITY)
             head = head_label(node.name.split())
+            if head == "EVENT" and key in makers and not stated:
+                head = "ORG"  # "developed by Atari Games": a studio; no event makes a work
             if head and not stated and node.label not in (head, "WORK_OF_ART", CONCEPT) \
                     and not (node.label == "PERSON" and len(node.name.split()) == 2):
                 node.label = head  # "The Nick Hexum Quintet" is a band whatever its list said (spans.typed_name's rule);
@@ -315,6 +318,8 @@ class _Entities:
                 other = {c for c in context if c in CHECKED}
                 if other and all(same_type(c, min(other)) for c in other):  # tagged ORG, "starring Ewan McGregor"
                     node.label = max(sorted(other), key=lambda c: (tags.count(c), c == "GPE"))
+            if node.label == "WORK_OF_ART" and not stated and _GAME_DAY.search(node.name):
+                node.label = "EVENT"  # "its own all-star game, the NFLPA Collegiate Bowl": a game played, no work
             node.properties["confirmed"] = sorted(confirmed)
             node.properties["term"] = node.label != CONCEPT and written_as_term(node.name, self.text)
         for span in self.spans:
@@ -351,6 +356,9 @@ class _Entities:
 # What is won or nominated for only is a prize: no organisation, building, person or work, whatever the tagger said
 # (an election, a battle or a place keeps its type).
 _AWARDING = {"won", "nominated_for"}
+# A bowl game, or a game of a year: a match played ("Pro Bowl", "2013 Little Caesars Pizza Bowl", "1939 National
+# Football League All-Star Game"), which the tagger calls a work
+_GAME_DAY = re.compile(r"\S \bBowl$|^(?:1[89]|20)\d\d\b.* Game$")
 _NO_AWARD = {"ORG", "FAC", "PERSON", "NORP", "WORK_OF_ART", "PRODUCT", "LAW"}
 
 

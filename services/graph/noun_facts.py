@@ -65,6 +65,14 @@ _MEASURES = {"series", "set", "sequence", "succession", "pair", "string", "clust
 _TAXA = {"genus", "subfamily", "family", "order", "suborder", "superfamily", "tribe", "phylum", "class", "clade"}
 
 
+def _kind_of(noun: Any) -> str:
+    """The word before a class noun that may make one class with it ("a publishing house", "an all-star game")."""
+    doc, i = noun.doc, noun.i
+    if i >= 3 and doc[i - 2].text == "-" and not doc[i - 2].whitespace_ and not doc[i - 3].whitespace_:
+        return str(doc[i - 3:i].text).lower()  # (the tokeniser splits "all-star")
+    return next((c.lower_ for c in noun.children if c.dep_ in ("compound", "amod") and c.i == i - 1), "")
+
+
 def _of_a_kind(noun: Any) -> bool:
     """ "A member of the clarinet family", "a member of the genus Felis": one of a kind of things, no person (but
     "a member of the Kennedy family", "of the royal family" is one)."""
@@ -111,7 +119,7 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         stated.lemma_.lower() == "act" and not any(c.dep_ == "prep" and c.lower_ == "of" for c in stated.children))
     for subject in subject_refs:
         if class_label(stated.lemma_) and not no_class:
-            kind_of = next((c.lower_ for c in stated.children if c.dep_ in ("compound", "amod") and c.i == stated.i - 1), "")
+            kind_of = _kind_of(stated)
             resolver.context.state_class(subject, stated.lemma_, kind_of)  # "a publishing house"
         if subject.topic and resolver.context.topic_phrase is None and noun.pos_ == "NOUN":
             of = [p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children

@@ -176,9 +176,10 @@ def appos_class(span: NameSpan) -> str | None:
 
 def plural_group(span: NameSpan) -> bool:
     """A name of two words or more after "the" that ends in a plural: a team or a band ("the Miami Dolphins", "the
-    Brooklyn Dodgers", "the Dead End Kids"), never one person ("Tiger Woods" takes no "the"). Not a plural of
+    Brooklyn Dodgers", "the Dead End Kids"), never one person ("Tiger Woods" takes no "the") nor one event ("the
+    Milwaukee Bucks", tagged one). Not a plural of
     places or events ("the Low Countries", "the Rocky Mountains", "the Olympic Games") nor a name otherwise typed."""
-    if span.root is None or span.label not in ("PERSON", "ORG", "ENTITY", "NORP"):
+    if span.root is None or span.label not in ("PERSON", "ORG", "ENTITY", "NORP", "EVENT"):
         return False
     doc = span.root.doc
     start = span.start + 1 if doc[span.start].lower_ == "the" else span.start

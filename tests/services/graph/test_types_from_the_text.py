@@ -97,3 +97,56 @@ def test_a_topic_events_short_form_is_the_topic(extractor):
     extractor([node])
     _, target = resolve_document(_found([node]))
     assert target.get("tornado outbreak", "tornado outbreak") == "1998 eastern tornado outbreak", target
+
+
+@pytest.mark.parametrize(("text", "topic", "name", "right", "wrong"), [
+    # a person's class never types a name whose own head says what it is
+    ("Worksop College Preparatory School, Ranby House is a co-educational independent preparatory, day and boarding, "
+     "school for boys and girls aged 3 to 13.  It was founded by Nathaniel Woodard and is a member of the Woodard "
+     "Schools.",
+     "Worksop College Preparatory School", "Worksop College Preparatory School", "ORG", "PERSON"),
+    ("Cihu Mausoleum (), officially known as the Mausoleum of Late President Chiang () or President Chiang Kai-shek "
+     "Mausoleum is the temporary resting place of President Chiang Kai-shek.", "Cihu Mausoleum", "Cihu Mausoleum",
+     "FAC", "PERSON"),
+    # a studio that develops or publishes a work is no event, whatever "Games" says
+    ("Rush 2: Extreme Racing USA is a racing video game developed by Atari Games and published by Midway Games.",
+     "Rush 2: Extreme Racing USA", "Midway Games", "ORG", "EVENT"),
+    # a game played is an event: "an all-star game", "a bowl game", and a bowl or a year's game named as a work
+    ("The Pro Bowl is the all-star game of the National Football League (NFL).", "Pro Bowl", "Pro Bowl", "EVENT",
+     "WORK_OF_ART"),
+    ("The 2013 Little Caesars Pizza Bowl is an American college football bowl game that was played on December 26, "
+     "2013 at Ford Field.", "2013 Little Caesars Pizza Bowl", "2013 Little Caesars Pizza Bowl", "EVENT",
+     "WORK_OF_ART"),
+    ("Texas vs The Nation was an American college football all-star bowl game played from 2007 to 2013. In 2012, "
+     "the NFLPA began its own all-star game, the NFLPA Collegiate Bowl, and the Texas vs The Nation game was not "
+     "held.", "Texas vs The Nation", "NFLPA Collegiate Bowl", "EVENT", "WORK_OF_ART"),
+    # an athletic conference is a body, no meeting
+    ("The Oahu Interscholastic Association (OIA) is an athletic conference composed of all public secondary schools "
+     "on the island of Oahu, Hawaii.", "Oahu Interscholastic Association", "Oahu Interscholastic Association", "ORG",
+     "EVENT"),
+    # "the" and a plural name a team, even one the tagger calls an event
+    ("During the offseason, the Lakers signed Samaki Walker, while acquiring Lindsey Hunter from the Milwaukee Bucks.",
+     "2001–02 Los Angeles Lakers season", "Milwaukee Bucks", "ORG", "EVENT"),
+    # a network or a boulevard by its head
+    ("Neighbours is an Australian television soap opera. It was first broadcast on the Seven Network on 18 March "
+     "1985.", "Neighbours", "Seven Network", "ORG", "EVENT"),
+    ('"Rexford" was located at 9250 Olympic Boulevard, Beverly Hills, California 90210 in a Classic Spanish style '
+     "Duplex.", "Rexford College Preparatory School", "Olympic Boulevard", "FAC", "EVENT"),
+])
+def test_the_name_or_its_deeds_type_it(extractor, text, topic, name, right, wrong):
+    found = types(extractor, text, topic)
+    assert found.get(name) == right and found.get(name) != wrong, found
+
+
+@pytest.mark.parametrize(("text", "topic", "name", "right"), [
+    # guards: a two-word person's name may end in a place's head; games that are played stay events; a work that
+    # is a game keeps its class
+    ("John Lake is an English actor and a member of the Royal Shakespeare Company.", "John Lake", "John Lake",
+     "PERSON"),
+    ("The 1998 Commonwealth Games were held in Kuala Lumpur, Malaysia.", "1998 Commonwealth Games",
+     "1998 Commonwealth Games", "EVENT"),
+    ("The Most Dangerous Game is a 1932 American film directed by Irving Pichel.", "The Most Dangerous Game",
+     "The Most Dangerous Game", "WORK_OF_ART"),
+])
+def test_right_types_of_these_shapes_stay(extractor, text, topic, name, right):
+    assert types(extractor, text, topic).get(name) == right
