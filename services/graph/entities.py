@@ -29,8 +29,24 @@ def entity_key(name: str) -> str:
     return ALIASES.get(key, key)
 
 
+# Abbreviations of three letters or more that end a name with their own full stop ("Hank Williams, Jr." has one)
+_ABBREVIATIONS = {"inc", "ltd", "corp", "bros", "esq", "ave", "blvd", "mfg", "dept", "assn", "univ", "govt", "intl",
+                  "jr", "sr", "co", "st", "no", "mt", "ft", "rev", "hon", "gen", "col", "capt", "sgt", "etc"}
+
+
+def _sentence_stop(name: str) -> bool:
+    """A full stop the tokeniser left on a name's last word, which is no abbreviation: "Relangi Narasimha Rao.",
+    "Jay-Z." (not "Hank Williams, Jr.", "U.S.", "Bill W.", "Beneath... Between... Beyond...")."""
+    if not name.endswith(".") or name.endswith(".."):
+        return False
+    last = name.split()[-1][:-1]
+    return len(last) >= 3 and "." not in last and any(c.islower() for c in last) and last.lower() not in _ABBREVIATIONS
+
+
 def display_name(name: str) -> str:
     name = " ".join(name.split())
+    if _sentence_stop(name):
+        name = name[:-1]
     if name[:1] in "'‘" and len(name) > 2 and name[1].isalpha() and ("'" not in name[1:-1] and "’" not in name[1:-1]):
         name = name[1:].rstrip("'’")  # "'Preparatory School", "'Pre-Prep'": quotation marks left on the name
     return _LEADING.sub("", name) if name[:1].islower() or name.lower().startswith("the ") else name

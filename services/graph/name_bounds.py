@@ -122,7 +122,8 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
                 and is_propn(doc[end + 1]):
             end += 1
         elif doc[end - 1].lower_ in ("of", "the", "and", "de") and is_propn(tok):
-            end += 1
+            # a whole name after the joint, not its first word: "the Five Families of" + "New York"
+            end = next((e.end for e in doc.ents if e.start == end), end + 1) if tok.ent_iob_ == "B" else end + 1
         elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha and label != "PERSON":
             end += 1  # "Give & Get", the tagger stopping at the ampersand
         elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha \

@@ -75,8 +75,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                         if label:
                             out.append(Triple(ref, label, f"{owner.text} {child.text}", resolver.by_token[owner.i][1],
                                               frozenset()))
-                if class_label(child.lemma_):
-                    resolver.context.state_class(ref, child.lemma_)
+                if class_label(child.lemma_) and not (child.i and child.doc[child.i - 1].lower_ in ("best", "outstanding")):
+                    resolver.context.state_class(ref, child.lemma_)  # (not "a Best Director Oscar": a prize's category)
     return out
 
 

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.graph.classes import head_label
-from services.graph.gazetteer import country_names
+from services.graph.classes import class_label, head_label
+from services.graph.gazetteer import country_names, is_demonym
 from services.graph.name_span import ENTITY, NameSpan
-from services.graph.name_words import given_names
+from services.graph.name_words import common_words, given_names
 
 
 def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """Two names over "and" that are one: a country so named ("Trinidad and Tobago"), or a body after "the" whose
     head noun ends the second ("the Heartache and Sorrow Company", "the United Trades and Labour Council of South
-    Australia"); not "Microsoft and Apple Inc.", with no article."""
+    Australia") or whose second is one common word ("the Mount Vernon Hotel and Cafe"); not "Microsoft and Apple
+    Inc.", with no article."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
@@ -24,8 +25,12 @@ def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
             country = text.lower() in country_names()
             body = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and prev.label != "PERSON" \
                 and head_label(prev.text.split()) is None and head_label(span.text.split()) in ("ORG", "FAC")
-            if country or body:
-                out[-1] = NameSpan(prev.start, span.end, text, "GPE" if country else span.label, doc[prev.start:span.end].root)
+            tail = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and span.end - span.start == 1 \
+                and (prev.label in ("ORG", "FAC") or class_label(prev.text.split()[-1]) in ("ORG", "FAC")) \
+                and span.text.lower() in common_words() and span.text.lower() not in given_names()
+            if country or body or tail:  # (a tail: "the Mount Vernon Hotel and Cafe", no café of its own)
+                label = "GPE" if country else prev.label if tail and not body else span.label
+                out[-1] = NameSpan(prev.start, span.end, text, label, doc[prev.start:span.end].root)
                 continue
         out.append(span)
     return out
@@ -35,16 +40,38 @@ _FIRST_OF_PAIR = {"ORG", "GPE", "LOC", "FAC"}
 _SECOND_OF_PAIR = {"ORG", "GPE", ENTITY, "EVENT", "FAC"}
 
 
+def _wing(doc: Any, body: NameSpan, span: NameSpan) -> bool:
+    """A body's initials that qualify the name after them, which the tagger calls a person: "BJP Mahila Morcha"
+    (the party's women's wing)."""
+    last = doc[body.end - 1]
+    return span.label == "PERSON" and body.label == "ORG" and body.end - body.start == 1 and last.text.isupper() \
+        and len(last.text) > 1 and last.dep_ == "compound" and span.start <= last.head.i < span.end
+
+
+def _given_word(doc: Any, word: NameSpan, span: NameSpan) -> bool:
+    """One word the tagger called a people, no nationality, that opens the name after it: "Eliya Tsetan Phuntshog"
+    (not "a Welsh Tom Jones")."""
+    tok = doc[word.start]
+    return word.label == "NORP" and word.end - word.start == 1 and span.label in ("PERSON", "ORG") \
+        and tok.dep_ == "compound" and span.start <= tok.head.i < span.end and not is_demonym(tok.text) \
+        and not tok.text.endswith("s")
+
+
 def adjoined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """Two names with nothing between them are one the tagger cut: a body's branch ("Sony Greece": a company),
-    a city's event ("San Diego Comic Con"). Not two places ("Kingston Jamaica" stays as the tagger has it)."""
+    a city's event ("San Diego Comic Con"), a party's wing ("BJP Mahila Morcha"), a given name the tagger called a
+    people ("Eliya Tsetan Phuntshog"). Not two places ("Kingston Jamaica" stays as the tagger has it)."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
+        if prev is not None and span.start == prev.end and doc[prev.end - 1].whitespace_ \
+                and doc[span.start].text[:1].isupper() and _given_word(doc, prev, span):
+            out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, span.label, doc[prev.start:span.end].root)
+            continue
         if prev is not None and span.start == prev.end and prev.label in _FIRST_OF_PAIR \
-                and span.label in _SECOND_OF_PAIR and not (prev.label == span.label == "GPE") \
+                and (span.label in _SECOND_OF_PAIR or _wing(doc, prev, span)) and not (prev.label == span.label == "GPE") \
                 and doc[prev.end - 1].whitespace_ and doc[span.start].text[:1].isupper():
-            label = prev.label if span.label == "GPE" else span.label
+            label = prev.label if span.label in ("GPE", "PERSON") else span.label
             out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, label, doc[prev.start:span.end].root)
             continue
         out.append(span)

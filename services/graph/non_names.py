@@ -151,12 +151,13 @@ def degree_field(doc: Any, start: int) -> bool:
 
 _FIELD_JOBS = {"director", "producer", "editor", "engineer", "designer", "manager", "supervisor", "teacher",
                "instructor", "coordinator", "consultant", "critic", "correspondent", "composer", "technician",
-               "professor", "coach", "programmer", "arranger", "choreographer"}
+               "professor", "coach", "programmer", "arranger", "choreographer",
+               "division", "department", "section", "desk", "unit", "wing"}  # (and a body's unit: "the Music division")
 
 
 def job_field(doc: Any, start: int, end: int) -> bool:
-    """A common word in capitals before a job ("a Music director", "the MUSIC DIRECTOR", "an Art director"): the
-    field of the job, no named thing (not "CBS producer": a network)."""
+    """A common word in capitals before a job ("a Music director", "the MUSIC DIRECTOR", "an Art director") or a
+    body's unit ("the Music division of Future US"): its field, no named thing (not "CBS producer": a network)."""
     if end - start != 1 or end >= len(doc) or doc[start].is_sent_start:
         return False
     word, job = doc[start], doc[end]

@@ -270,10 +270,11 @@ BODY_PARTS = {"subsidiary", "affiliate", "branch", "division", "unit", "arm", "w
 
 
 def _a_part(tok: Any) -> bool:
-    """ "a subsidiary of Ilitch Holdings", "the studios of Triple J": a part; "the division of Blaxland", one
-    electorate, is named by its "of"."""
+    """ "a subsidiary of Ilitch Holdings", "the studios of Triple J", "the Music division of Future US": a part;
+    "the division of Blaxland", one electorate, is named by its "of"."""
     return tok.is_lower and tok.lemma_ in BODY_PARTS and not (
-        tok.tag_ == "NN" and any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children))
+        tok.tag_ == "NN" and any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+        and not any(c.dep_ in ("compound", "amod") for c in tok.children))  # ("the Music division of Future US")
 
 
 def ranked(tok: Any) -> bool:
