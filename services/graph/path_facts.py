@@ -58,6 +58,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "the Australian band X": a name that modifies a noun is no object
         if counted_members(tok):
             continue  # "two other former Kimber of Oregon employees": the employees', not Kimber
+        if resolver.based_agent(tok) is not None:
+            continue  # "by the Santa Cruz, California-based … band Good Riddance": the band's, no town's
         if tok.dep_ == "conj" and opens_a_clause(tok):
             continue  # "resigned as NFL Commissioner and Bert Bell, co-founder of …, replaced him": Bell's clause
         node = tok

@@ -102,6 +102,22 @@ class Resolver:
             return refs
         return [r for _, r in self._names_before(noun) if kind(r.label) == kind(label)][:1]
 
+    def based_agent(self, tok: Any) -> Ref | None:
+        """The name a place after "by" only qualifies: "an album by the Santa Cruz, California-based punk rock band
+        Good Riddance" is Good Riddance's, no town's. None where the place is the agent ("an album by Chicago")."""
+        span, ref = self.by_token[tok.i]
+        doc, end = tok.doc, span.end
+        if tok.dep_ != "pobj" or tok.head.lower_ != "by" or kind(ref.label) != "place" or end >= len(doc) \
+                or doc[end].text != ",":
+            return None
+        based = next((t.i for t in doc[end:end + 6] if t.lower_ in ("based", "born")), None)
+        for i in range(based + 1, min(based + 7, len(doc))) if based is not None else ():
+            if i in self.by_token and kind(self.by_token[i][1].label) != "place":
+                return self.by_token[i][1]
+            if doc[i].pos_ not in ("NOUN", "ADJ", "PROPN", "DET"):
+                return None
+        return None
+
     def refs(self, tok: Any, depth: int = 0) -> list[Ref]:
         """The named things ``tok`` stands for ([] for a common noun that introduces none)."""
         if depth > 4:
@@ -117,7 +133,7 @@ class Resolver:
             if found[0].label in ("GPE", "LOC", "NORP") and any(c.dep_ == "det" and c.lower_ in ("a", "an")
                                                                  for c in tok.children):
                 return []  # "who had a UK hit with it", parsed as "a UK" that hit: a place takes no "a"
-            return [found[1]]
+            return [self.based_agent(tok) or found[1]]
         word = tok.lower_
         if tok.pos_ == "PRON":
             if word == "it" and _expletive(tok):

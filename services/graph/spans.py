@@ -48,6 +48,7 @@ from services.graph.name_words import (
     _TITLES,
     COMPANY_HEADS,
     common_words,
+    given_names,
 )
 from services.graph.non_names import (
     award_category_tail,
@@ -219,8 +220,12 @@ def name_spans(doc: Any) -> list[NameSpan]:
             spans = [s for s in spans if s.start != i - 1]  # "the NFL All-Star Game": the league's own event
             i -= 1
         elif i >= 1 and doc[i - 1].pos_ == "ADJ" and doc[i - 1].text[:1].isupper() and not doc[i - 1].is_sent_start \
-                and doc[i - 1].i not in taken and j - i > 1:
-            i -= 1  # "Turkish Women's Basketball League"
+                and doc[i - 1].i not in taken and (j - i > 1 or (doc[i - 1].is_alpha and not _demonym(doc[i - 1])
+                                                                 and doc[i - 1].lower_ not in common_words())):
+            i -= 1  # "Turkish Women's Basketball League"; "Mercyful Fate" (no English adjective)
+        elif i >= 1 and doc[i - 1].pos_ == "NOUN" and doc[i - 1].is_title and doc[i - 1].dep_ == "compound" \
+                and doc[i - 1].head.i in range(i, j) and doc[i - 1].lower_ in given_names() and doc[i - 1].i not in taken:
+            i -= 1  # "Cecil Schwabe (3 September 1897 – …)": a given name the parser took for a noun
         if i >= 1 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start and doc[i - 1].i not in taken:
             i -= 1  # "a member of The Cult"
         text = doc[i:j].text
@@ -267,10 +272,16 @@ def _after_article(doc: Any, start: int) -> bool:
 
 
 def _subtitled(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """"Big Hero 6" + ": The Series": a subtitle after a colon is the title's."""
+    """"Big Hero 6" + ": The Series": a subtitle after a colon is the title's, and so is a name after its "of"
+    ("…: The Bizarre Story of The Brady Bunch Variety Hour")."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
+        if prev is not None and ": " in prev.text and prev.label == "WORK_OF_ART" and span.start == prev.end + 1 \
+                and doc[prev.end].lower_ == "of" and doc[span.start].text[:1].isupper():
+            text = f"{prev.text} of {span.text}"  # "…: The Bizarre Story" + "of The Brady Bunch Variety Hour"
+            out[-1] = NameSpan(prev.start, span.end, text, prev.label, doc[prev.start:span.end].root)
+            continue
         if span.start < 2 or doc[span.start].text != "The" or doc[span.start - 1].text != ":":
             out.append(span)
             continue

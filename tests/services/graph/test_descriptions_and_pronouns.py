@@ -67,8 +67,8 @@ def test_she_is_the_woman_the_text_is_telling_of(extractor, wrong, right):
      ("eden george", "served_in", "christchurch city council")),
     # a stage name is the doer's other name, no party to the deed
     ("Cecil Schwabe (3 September 1897 – 20 April 1971) who performed under the stage name Cecil Parker was an English "
-     "character and comedy actor.", "Cecil Parker", ("schwabe", "performed", "cecil parker"),
-     ("schwabe", "known_as", "cecil parker")),
+     "character and comedy actor.", "Cecil Parker", ("cecil schwabe", "performed", "cecil parker"),
+     ("cecil schwabe", "known_as", "cecil parker")),  # (his whole name since round 21)
     ("Indicates Void is the name of the fifth studio album released by British musician Steven Wilson under the "
      "pseudonym Bass Communion.", "Indicates Void", ("indicates void", "published_by", "bass communion"),
      ("steven wilson", "known_as", "bass communion")),

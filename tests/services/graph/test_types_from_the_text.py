@@ -199,3 +199,45 @@ def test_a_category_or_a_field_is_no_thing(extractor, text, topic, wrong, right)
 def test_a_prize_named_by_its_category_is_no_person(extractor):
     assert types(extractor, "King Wallis Vidor was an American film director. He was nominated five times for a "
                             "Best Director Oscar.", "King Vidor").get("Oscar") == "ENTITY"
+
+
+# -- names cut under round 20's wrong facts ------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "whole", "fragment"), [
+    # an exclamation inside a sentence is the name's
+    ("Pizza Hut is a subsidiary of Yum!  Brands, Inc., one of the world's largest restaurant companies.",
+     "yum! brands", "yum"),
+    # a capitalised word that is no English adjective opens the name
+    ("Return of the Vampire is a compilation album of rare demo tracks by Mercyful Fate recorded before their first, "
+     "official release in 1982.", "mercyful fate", "fate"),
+    # a state named after its city is no city
+    ("After independence, the city was a part of Bombay state.", "bombay state", "bombay"),
+    # a given name the parser took for a noun
+    ("Cecil Schwabe (3 September 1897 – 20 April 1971) who performed under the stage name Cecil Parker was an "
+     "English character and comedy actor.", "cecil schwabe", "schwabe"),
+])
+def test_a_name_is_not_cut_at_its_odd_word(extractor, text, whole, fragment):
+    found = names(extractor, text)
+    assert whole in found and fragment not in found, found
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # guards: a state that is its own region keeps its name; "the U.S. state of New York" is New York
+    ("Seattle is a city in Washington state.", "washington"),
+    ("Gardiners Bay is a small arm of the Atlantic Ocean in the U.S. state of New York.", "new york"),
+])
+def test_a_region_before_state_keeps_its_name(extractor, text, name):
+    assert name in names(extractor, text)
+
+
+def test_a_place_before_a_based_band_is_no_author(extractor):
+    assert_facts(extractor, "Capricorn One: Singles & Rarities is a compilation album by the Santa Cruz, "
+                 "California-based punk rock band Good Riddance, released through Fat Wreck Chords July 6, 2010.",
+                 "Capricorn One: Singles & Rarities", ("santa cruz", "created", "capricorn one singles & rarities"),
+                 ("good riddance", "created", "capricorn one singles & rarities"))
+
+
+def test_a_subtitles_of_and_the_name_after_it_are_the_titles(extractor):
+    assert_facts(extractor, 'Love to Love You Bradys: The Bizarre Story of The Brady Bunch Variety Hour is a 2009 coffee '
+                 'table book written by "The Brady Bunch" actress Susan Olsen.', "Love to Love You Bradys",
+                 ("susan olsen", "wrote", "love to love you bradys the bizarre story"),
+                 ("susan olsen", "wrote", "love to love you bradys the bizarre story of the brady bunch variety hour"))
