@@ -57,13 +57,26 @@ def _given_word(doc: Any, word: NameSpan, span: NameSpan) -> bool:
         and not tok.text.endswith("s")
 
 
+def _brand(doc: Any, owner: NameSpan, span: NameSpan) -> bool:
+    """One capitalised word after a one-word name and its possessive: a brand ("Domino's Pizza", the tagger's
+    "Domino" a person and "Pizza" a name of its own)."""
+    last = doc[owner.end - 1]
+    return owner.label == "PERSON" and owner.end - owner.start == 1 and span.label == ENTITY \
+        and span.end - span.start == 1 and span.start == owner.end + 1 and doc[owner.end].lower_ in ("'s", "’s") \
+        and doc[owner.end].head.i == last.i and doc[span.start].is_title
+
+
 def adjoined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """Two names with nothing between them are one the tagger cut: a body's branch ("Sony Greece": a company),
     a city's event ("San Diego Comic Con"), a party's wing ("BJP Mahila Morcha"), a given name the tagger called a
-    people ("Eliya Tsetan Phuntshog"). Not two places ("Kingston Jamaica" stays as the tagger has it)."""
+    people ("Eliya Tsetan Phuntshog"), a brand after its owner's possessive ("Domino's Pizza"). Not two places
+    ("Kingston Jamaica" stays as the tagger has it)."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
+        if prev is not None and _brand(doc, prev, span):
+            out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, ENTITY, doc[prev.start:span.end].root)
+            continue
         if prev is not None and span.start == prev.end and doc[prev.end - 1].whitespace_ \
                 and doc[span.start].text[:1].isupper() and _given_word(doc, prev, span):
             out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, span.label, doc[prev.start:span.end].root)

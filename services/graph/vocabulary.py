@@ -79,7 +79,7 @@ VERBS: dict[str, tuple[str, ...]] = {
                    "teach by"),
     "taught_at": ("teach at", "teach in", "lecture at", "lecture in"),
     "competed_in": ("compete in", "participate in", "take part in", "play in", "race in", "enter in", "win at",
-                    "compete at", "win in", "earn at", "perform at",
+                    "compete at", "win in", "earn at",  # (not "perform at": a show at an awards night)
                     "qualify for", "represent at", "finish in"),
     "won": ("win", "earn", "claim", "clinch", "secure", "receive", "award", "gain", "achieve",
             "be awarded", "honor with", "honour with"),

@@ -12,6 +12,7 @@ from services.graph.entities import display_name
 from services.graph.extraction import SpacyTemporalExtractor
 from services.graph.resolution import resolve_document
 from services.graph.text_parse import topic_pattern
+from tests.services.graph.test_fact_quality import extract, triples
 from tests.services.graph.test_name_extents import assert_facts
 from tests.services.graph.test_name_precision import names
 from tests.services.graph.test_type_evidence import types
@@ -241,3 +242,14 @@ def test_a_subtitles_of_and_the_name_after_it_are_the_titles(extractor):
                  'table book written by "The Brady Bunch" actress Susan Olsen.', "Love to Love You Bradys",
                  ("susan olsen", "wrote", "love to love you bradys the bizarre story"),
                  ("susan olsen", "wrote", "love to love you bradys the bizarre story of the brady bunch variety hour"))
+
+
+def test_a_brand_after_its_owners_possessive_is_one_name(extractor):
+    found = names(extractor, "It is the third-largest pizza chain in the United States, behind Pizza Hut and "
+                             "Domino's Pizza.")
+    assert "domino's pizza" in found and "pizza" not in found, found
+
+
+def test_a_show_at_an_awards_night_is_no_competition(extractor):
+    found = triples(extract(extractor, "Sophie Ellis performed live at the 1995 Source Awards.", "Sophie Ellis")[1])
+    assert ("sophie ellis", "competed_in", "source awards") not in found, found
