@@ -318,6 +318,9 @@ class _Entities:
                 other = {c for c in context if c in CHECKED}
                 if other and all(same_type(c, min(other)) for c in other):  # tagged ORG, "starring Ewan McGregor"
                     node.label = max(sorted(other), key=lambda c: (tags.count(c), c == "GPE"))
+            if node.properties.get("topic") and _PEERAGE_TITLE.match(node.name):
+                node.label = ENTITY  # "Baron Stanley of Alderley … is a title in the Peerage": the title, no man
+                # (its holders are "the 6th Baron …", "John Talbot, 3rd Earl of …"), though its facts name men
             if node.label == "WORK_OF_ART" and not stated and _GAME_DAY.search(node.name):
                 node.label = "EVENT"  # "its own all-star game, the NFLPA Collegiate Bowl": a game played, no work
             node.properties["confirmed"] = sorted(confirmed)
@@ -356,6 +359,9 @@ class _Entities:
 # What is won or nominated for only is a prize: no organisation, building, person or work, whatever the tagger said
 # (an election, a battle or a place keeps its type).
 _AWARDING = {"won", "nominated_for"}
+# A peerage's name, which a document's title gives for the title itself
+_PEERAGE_TITLE = re.compile(r"(?:Baron|Baroness|Earl|Duke|Duchess|Viscount|Viscountess|Marquess|Marquis|Countess) "
+                            r"(?:\w+ )*of \w")
 # A bowl game, or a game of a year: a match played ("Pro Bowl", "2013 Little Caesars Pizza Bowl", "1939 National
 # Football League All-Star Game"), which the tagger calls a work
 _GAME_DAY = re.compile(r"\S \bBowl$|^(?:1[89]|20)\d\d\b.* Game$")

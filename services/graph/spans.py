@@ -247,7 +247,24 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not is_building_style(doc, s.start, s.end)  # "a Greek Revival home": its style, not its name
              and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
-    return shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, sorted(spans, key=lambda s: s.start)))))
+    spans = _languages_listed(sorted(spans, key=lambda s: s.start))
+    return shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, spans))))
+
+
+def _languages_listed(spans: list[NameSpan]) -> list[NameSpan]:
+    """Peoples listed after a language are languages: "published games in English, French, … Hungarian" (the
+    tagger: English a language, the rest peoples)."""
+    languages = {s.root.i for s in spans if s.label == "LANGUAGE" and s.root is not None}
+    out = []
+    for span in spans:
+        first = span.root
+        while first is not None and first.dep_ in ("conj", "appos") and first.head.i < first.i \
+                and first.i not in languages:
+            first = first.head
+        if span.label == "NORP" and first is not None and first.i in languages:
+            span = NameSpan(span.start, span.end, span.text, "LANGUAGE", span.root)
+        out.append(span)
+    return out
 
 
 # Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)

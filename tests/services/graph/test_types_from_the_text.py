@@ -253,3 +253,18 @@ def test_a_brand_after_its_owners_possessive_is_one_name(extractor):
 def test_a_show_at_an_awards_night_is_no_competition(extractor):
     found = triples(extract(extractor, "Sophie Ellis performed live at the 1995 Source Awards.", "Sophie Ellis")[1])
     assert ("sophie ellis", "competed_in", "source awards") not in found, found
+
+
+def test_a_peerage_the_document_is_about_is_no_man(extractor):
+    """Its holders are men ("the 5th Baron Stanley of Alderley"), whose facts (a son of) type it a person."""
+    text = ("Baron Stanley of Alderley, in the County of Chester, is a title in the Peerage of the United Kingdom.  "
+            "Oliver Hugh Stanley was the youngest son of the 5th Baron Stanley of Alderley.")
+    assert types(extractor, text, "Baron Stanley of Alderley").get("Baron Stanley of Alderley") == "ENTITY"
+
+
+def test_peoples_listed_after_a_language_are_languages(extractor):
+    found = names(extractor, "Days of Wonder has published games in English, French, German, Dutch, Hungarian and "
+                             "Greek.")
+    assert found.get("hungarian") == "LANGUAGE" and found.get("german") == "LANGUAGE", found
+    # the guard: a people after a language in another role stays a people
+    assert names(extractor, "He speaks English and his wife is French, a Parisian.").get("french") == "NORP"
