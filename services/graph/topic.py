@@ -24,9 +24,19 @@ def topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
                                          for s in spans)]
     if not found:
         return spans
+    ends = {t.end: k for k, t in enumerate(found)}
+    for s in spans:  # "Dunkin' Brands" + "Group, Inc.": the topic's legal name, no company of its own
+        if s.start in ends and all(w.lower().strip(".,") in _LEGAL_WORDS for w in s.text.split()):
+            t = found[ends[s.start]]
+            found[ends[s.start]] = NameSpan(t.start, s.end, t.text, t.label, t.root)
     covered = {i for s in found for i in range(s.start, s.end)}
     kept = [s for s in spans if not covered & set(range(s.start, s.end))]
     return sorted(kept + found, key=lambda s: s.start)
+
+
+# Words that end a company's legal name after its common name ("Dunkin' Brands Group, Inc.")
+_LEGAL_WORDS = {"group", "holdings", "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
+                "llc", "plc", "lp", "llp", "ag", "gmbh", "sa", "nv", "bv", "pty", "&"}
 
 
 _QUALIFIED = re.compile(r"\s*\([^()]*\)$")

@@ -268,3 +268,10 @@ def test_peoples_listed_after_a_language_are_languages(extractor):
     assert found.get("hungarian") == "LANGUAGE" and found.get("german") == "LANGUAGE", found
     # the guard: a people after a language in another role stays a people
     assert names(extractor, "He speaks English and his wife is French, a Parisian.").get("french") == "NORP"
+
+
+def test_a_topics_legal_name_is_the_topic(extractor):
+    """The topic "Dunkin' Brands", found in "Dunkin' Brands Group, Inc. is …", left "Group, Inc." a company."""
+    assert_facts(extractor, "Dunkin' Brands Group, Inc. is an American restaurant holding company which runs two "
+                 "chains of fast-food restaurants: Dunkin' Donuts and Baskin-Robbins.", "Dunkin' Brands",
+                 ("group inc", "nationality", "american"), ("dunkin' brands", "nationality", "american"))
