@@ -34,8 +34,14 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
                    and (v := clause_opened(t)) is not None and v.i == verb.i), None)
     if opener is not None:  # "… and Bert Bell, co-founder of the Philadelphia Eagles, replaced him": Bell did
         return resolver.refs(opener), passive, []
-    node = verb
     doc = verb.doc
+    if verb.dep_ == "conj" and verb.pos_ == "VERB" and not any(c.dep_ in SUBJECTS for c in verb.children) \
+            and verb.i - 1 in resolver.by_token and resolver.by_token[verb.i - 1][0].end == verb.i \
+            and doc[verb.i - 1].dep_ in ("appos", "conj", "pobj", "dobj"):
+        return [resolver.by_token[verb.i - 1][1]], passive, []  # "TAP Portugal operates a service to Lisbon,
+        # Portugal, Turkish Airlines operates flights to Istanbul": the name before the verb is its subject, whatever
+        # the parser hung it on
+    node = verb
     if verb.i >= 2 and doc[verb.i - 1].text == "-" and not doc[verb.i - 1].whitespace_ \
             and not doc[verb.i - 2].whitespace_ and doc[verb.i - 2].lower_ in ("co", "re", "pre", "self") \
             and any(c.dep_ in SUBJECTS for c in doc[verb.i - 2].children):

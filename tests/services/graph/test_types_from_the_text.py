@@ -275,3 +275,10 @@ def test_a_topics_legal_name_is_the_topic(extractor):
     assert_facts(extractor, "Dunkin' Brands Group, Inc. is an American restaurant holding company which runs two "
                  "chains of fast-food restaurants: Dunkin' Donuts and Baskin-Robbins.", "Dunkin' Brands",
                  ("group inc", "nationality", "american"), ("dunkin' brands", "nationality", "american"))
+
+
+def test_the_name_right_before_a_subjectless_verb_is_its_subject(extractor):
+    assert_facts(extractor, "Most destinations served from the airport are in Africa but TAP Portugal operates a "
+                 "service to Lisbon, Portugal, Turkish Airlines operates flights to Istanbul, and Qatar Airways "
+                 "operates flights to Doha.", "Maputo International Airport",
+                 ("tap portugal", "related_to", "istanbul"), ("turkish airlines", "related_to", "istanbul"))
