@@ -109,6 +109,28 @@ def shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     return out
 
 
+_FAMILY_NOUNS = {"sisters", "brothers", "siblings", "twins", "family", "children", "sons", "daughters"}
+
+
+def family_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """Given names listed after a family named by its surname take it: "the three Halliwell sisters, Prue (Shannen
+    Doherty), Piper … and Phoebe" are Prue, Piper and Phoebe Halliwell, no first names alone."""
+    out = []
+    for span in spans:
+        tok = span.root
+        while tok is not None and tok.dep_ == "conj" and tok.head.i < tok.i and tok.head.lower_ not in _FAMILY_NOUNS:
+            tok = tok.head
+        family = tok.head if tok is not None and tok.dep_ in ("appos", "conj") else None
+        surname = next((c for c in family.children if c.dep_ == "compound" and c.pos_ == "PROPN"
+                        and c.text[:1].isupper() and c.lower_ not in given_names()), None) \
+            if family is not None and family.lower_ in _FAMILY_NOUNS else None
+        if surname is not None and span.end - span.start == 1 and span.text.istitle() \
+                and span.label in ("PERSON", "ORG", "GPE", ENTITY):  # (the tagger's "Phoebe" a place)
+            span = NameSpan(span.start, span.end, f"{span.text} {surname.text}", "PERSON", span.root)
+        out.append(span)
+    return out
+
+
 def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
     """Two names the tagger ran together over "and" or "&": "Mark Kaufman & Yann Corno" are two people,
     "Celestine and Etta Tavernier" two of one family, and "Birger and Asbjørn" two first names, no one's whole

@@ -33,7 +33,14 @@ from services.graph.name_bounds import (
     repair,
     seat_cut,
 )
-from services.graph.name_pairs import adjoined, and_joined, nationality_joined, pair_split, shared_surnames
+from services.graph.name_pairs import (
+    adjoined,
+    and_joined,
+    family_surnames,
+    nationality_joined,
+    pair_split,
+    shared_surnames,
+)
 from services.graph.name_span import ENTITY as ENTITY
 from services.graph.name_span import NameSpan as NameSpan
 from services.graph.name_span import is_name as is_name
@@ -248,7 +255,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
     spans = _languages_listed(sorted(spans, key=lambda s: s.start))
-    return shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, spans))))
+    return family_surnames(doc, shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, spans)))))
 
 
 def _languages_listed(spans: list[NameSpan]) -> list[NameSpan]:

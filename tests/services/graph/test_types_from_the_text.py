@@ -282,3 +282,11 @@ def test_the_name_right_before_a_subjectless_verb_is_its_subject(extractor):
                  "service to Lisbon, Portugal, Turkish Airlines operates flights to Istanbul, and Qatar Airways "
                  "operates flights to Doha.", "Maputo International Airport",
                  ("tap portugal", "related_to", "istanbul"), ("turkish airlines", "related_to", "istanbul"))
+
+
+def test_given_names_after_a_family_named_by_its_surname_take_it(extractor):
+    assert_facts(extractor, "Charmed is an American television series. The series initially focuses on the three "
+                 "Halliwell sisters, Prue (Shannen Doherty), Piper (Holly Marie Combs) and Phoebe (Alyssa Milano).",
+                 "Charmed", ("charmed", "related_to", "prue"), ("charmed", "related_to", "prue halliwell"))
+    # the guard: a family noun without a surname leaves the given name as it is
+    assert "prue halliwell" not in names(extractor, "The series focuses on the three sisters, Prue, Piper and Phoebe.")
