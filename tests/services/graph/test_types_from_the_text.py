@@ -23,7 +23,7 @@ def extractor() -> SpacyTemporalExtractor:
     return SpacyTemporalExtractor()
 
 
-@pytest.mark.parametrize(("text", "topic", "name", "right", "wrong"), [
+_FROM_CLASSES = [
     # a lemma the lemmatiser cut short ("miniseries" -> "miniserie") still names its class
     ("Marco Polo is an American-Italian television miniseries originally broadcast by NBC in the United States. "
      "It starred Kenneth Marshall as Marco Polo.", "Marco Polo", "Marco Polo", "WORK_OF_ART", "PERSON"),
@@ -48,13 +48,10 @@ def extractor() -> SpacyTemporalExtractor:
     # capitals before a model number are no organisation's acronym
     ("The Heinkel HD 36 was a trainer developed in Germany in the 1920s at the request of the Swedish Air Force.",
      "Heinkel HD 36", "Heinkel HD 36", "ENTITY", "ORG"),
-])
-def test_the_text_types_the_name(extractor, text, topic, name, right, wrong):
-    found = types(extractor, text, topic)
-    assert found.get(name) == right and found.get(name) != wrong, found
+]
 
 
-@pytest.mark.parametrize(("text", "topic", "name", "right"), [
+_SAME_SHAPES = [
     # guards: a member of a family of people is one; a series of things no class names stays a series (a work);
     # "the team" after a name that is no appositive keeps its own reading
     ("John Smith is a member of the Kennedy family and a senator from Massachusetts.", "John Smith", "John Smith",
@@ -64,9 +61,7 @@ def test_the_text_types_the_name(extractor, text, topic, name, right, wrong):
     ("The Heinkel HD 38 was a fighter aircraft developed in Germany in the late 1920s.", "Heinkel HD 38",
      "Heinkel HD 38", "PRODUCT"),
     ("Marco Polo was broadcast by NBC in 1982.", "Marco Polo", "NBC", "ORG"),
-])
-def test_right_types_of_the_same_shapes_stay(extractor, text, topic, name, right):
-    assert types(extractor, text, topic).get(name) == right
+]
 
 
 def test_a_person_mention_whose_words_name_a_company_holds_no_short_form(extractor):
@@ -102,7 +97,7 @@ def test_a_topic_events_short_form_is_the_topic(extractor):
     assert target.get("tornado outbreak", "tornado outbreak") == "1998 eastern tornado outbreak", target
 
 
-@pytest.mark.parametrize(("text", "topic", "name", "right", "wrong"), [
+_FROM_HEADS_AND_DEEDS = [
     # a person's class never types a name whose own head says what it is
     ("Worksop College Preparatory School, Ranby House is a co-educational independent preparatory, day and boarding, "
      "school for boys and girls aged 3 to 13.  It was founded by Nathaniel Woodard and is a member of the Woodard "
@@ -135,13 +130,16 @@ def test_a_topic_events_short_form_is_the_topic(extractor):
      "1985.", "Neighbours", "Seven Network", "ORG", "EVENT"),
     ('"Rexford" was located at 9250 Olympic Boulevard, Beverly Hills, California 90210 in a Classic Spanish style '
      "Duplex.", "Rexford College Preparatory School", "Olympic Boulevard", "FAC", "EVENT"),
-])
-def test_the_name_or_its_deeds_type_it(extractor, text, topic, name, right, wrong):
+]
+
+
+@pytest.mark.parametrize(("text", "topic", "name", "right", "wrong"), _FROM_CLASSES + _FROM_HEADS_AND_DEEDS)
+def test_the_text_types_the_name(extractor, text, topic, name, right, wrong):
     found = types(extractor, text, topic)
     assert found.get(name) == right and found.get(name) != wrong, found
 
 
-@pytest.mark.parametrize(("text", "topic", "name", "right"), [
+@pytest.mark.parametrize(("text", "topic", "name", "right"), _SAME_SHAPES + [
     # guards: a two-word person's name may end in a place's head; games that are played stay events; a work that
     # is a game keeps its class
     ("John Lake is an English actor and a member of the Royal Shakespeare Company.", "John Lake", "John Lake",
@@ -151,12 +149,12 @@ def test_the_name_or_its_deeds_type_it(extractor, text, topic, name, right, wron
     ("The Most Dangerous Game is a 1932 American film directed by Irving Pichel.", "The Most Dangerous Game",
      "The Most Dangerous Game", "WORK_OF_ART"),
 ])
-def test_right_types_of_these_shapes_stay(extractor, text, topic, name, right):
+def test_right_types_of_the_same_shapes_stay(extractor, text, topic, name, right):
     assert types(extractor, text, topic).get(name) == right
 
 
 # -- names cut or run on: from the entity census of round 21 (300 entities never judged, two helpers) ---------
-@pytest.mark.parametrize(("text", "whole", "fragment"), [
+_CUT_OR_RUN_ON = [
     # a party's initials before its wing, which the tagger calls a person
     ("Roopa Ganguly is an Indian actress and politician. She served as the President of BJP Mahila Morcha in West "
      "Bengal.", "bjp mahila morcha", "mahila morcha"),
@@ -170,10 +168,7 @@ def test_right_types_of_these_shapes_stay(extractor, text, topic, name, right):
     ("The DeCavalcante crime family is an Italian-American Mafia crime family. It operates on the other side of the "
      "Hudson River from the Five Families of New York, but it maintains strong relations with many of them.",
      "five families of new york", "five families of new"),
-])
-def test_the_whole_name_is_kept(extractor, text, whole, fragment):
-    found = names(extractor, text)
-    assert whole in found and fragment not in found, found
+]
 
 
 def test_a_sentences_full_stop_is_no_part_of_a_name():
@@ -203,7 +198,7 @@ def test_a_prize_named_by_its_category_is_no_person(extractor):
 
 
 # -- names cut under round 20's wrong facts ------------------------------------------------------------------
-@pytest.mark.parametrize(("text", "whole", "fragment"), [
+@pytest.mark.parametrize(("text", "whole", "fragment"), _CUT_OR_RUN_ON + [
     # an exclamation inside a sentence is the name's
     ("Pizza Hut is a subsidiary of Yum!  Brands, Inc., one of the world's largest restaurant companies.",
      "yum! brands", "yum"),
@@ -216,7 +211,7 @@ def test_a_prize_named_by_its_category_is_no_person(extractor):
     ("Cecil Schwabe (3 September 1897 – 20 April 1971) who performed under the stage name Cecil Parker was an "
      "English character and comedy actor.", "cecil schwabe", "schwabe"),
 ])
-def test_a_name_is_not_cut_at_its_odd_word(extractor, text, whole, fragment):
+def test_the_whole_name_is_kept(extractor, text, whole, fragment):
     found = names(extractor, text)
     assert whole in found and fragment not in found, found
 
