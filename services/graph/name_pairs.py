@@ -112,7 +112,7 @@ def shared_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
 _FAMILY_NOUNS = {"sisters", "brothers", "siblings", "twins", "family", "children", "sons", "daughters"}
 
 
-def family_surnames(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+def family_surnames(spans: list[NameSpan]) -> list[NameSpan]:
     """Given names listed after a family named by its surname take it: "the three Halliwell sisters, Prue (Shannen
     Doherty), Piper … and Phoebe" are Prue, Piper and Phoebe Halliwell, no first names alone."""
     out = []

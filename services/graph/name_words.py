@@ -23,10 +23,13 @@ _PLACE_HEADS = {"falls", "springs", "heights", "county", "township", "borough", 
                 "harbour", "harbor", "junction", "peninsula"}
 
 COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictures", "industries", "holdings",
-                  "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
-                  "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh", "films", "media", "publishing",
-                  "broadcasting", "communications", "technologies", "laboratories", "labs", "pharmaceuticals",
-                  "foods", "brewing", "distribution", "co", "co."}  # "Zeitgeist Films" is no one's surname
+                 "enterprises", "publications", "productions", "motors", "entertainment", "inc", "inc.", "ltd",
+                 "ltd.", "llc", "plc", "corp", "corp.", "corporation", "gmbh", "films", "media", "publishing",
+                 "broadcasting", "communications", "technologies", "laboratories", "labs", "pharmaceuticals",
+                 "foods", "brewing", "distribution", "co", "co."}  # "Zeitgeist Films" is no one's surname
+# The legal forms that end a company's or a club's name ("Harris, Forbes & Co.", "Baltimore Orioles F.C.")
+COMPANY_SUFFIXES = {"inc", "ltd", "llc", "plc", "co", "corp", "bros", "f.c", "fc", "afc", "a.f.c", "s.a", "ag", "gmbh",
+                    "n.v", "s.p.a", "oy", "ab", "a/s", "lp", "llp"}
 
 _COMMON = {"government", "executive", "legislature", "administration", "department", "territory", "territories",
            "union", "empire", "kingdom", "republic", "nation", "nations", "province", "provinces", "state", "states",

@@ -62,7 +62,9 @@ def _named_thing(noun: Any, resolver: Resolver) -> Any:
 _MEASURES = {"series", "set", "sequence", "succession", "pair", "string", "cluster"}
 
 
-_TAXA = {"genus", "subfamily", "family", "order", "suborder", "superfamily", "tribe", "phylum", "class", "clade"}
+# Ranks of living things, and groups that hold things where a common noun names them ("the clarinet family")
+_TAXA = {"genus", "subfamily", "superfamily", "suborder", "phylum", "clade"}
+_GROUPS = {"family", "order", "tribe", "class"}
 
 
 def _kind_of(noun: Any) -> str:
@@ -80,10 +82,8 @@ def _of_a_kind(noun: Any) -> bool:
         return False
     for group in (p for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for p in c.children
                   if p.dep_ == "pobj"):
-        if group.lemma_.lower() in _TAXA - {"family", "order", "tribe", "class"}:
-            return True
-        if group.lemma_.lower() in _TAXA and any(c.dep_ == "compound" and c.pos_ == "NOUN" and c.text.islower()
-                                                 for c in group.children):
+        if group.lemma_.lower() in _TAXA or (group.lemma_.lower() in _GROUPS and any(
+                c.dep_ == "compound" and c.pos_ == "NOUN" and c.text.islower() for c in group.children)):
             return True
     return False
 

@@ -255,7 +255,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
     spans = _languages_listed(sorted(spans, key=lambda s: s.start))
-    return family_surnames(doc, shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, spans)))))
+    return family_surnames(shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, spans)))))
 
 
 def _languages_listed(spans: list[NameSpan]) -> list[NameSpan]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.graph.name_words import COMPANY_SUFFIXES
 from services.graph.spans import ENTITY, NameSpan
 from services.graph.text_parse import topic_pattern
 
@@ -35,8 +36,8 @@ def topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
 
 
 # Words that end a company's legal name after its common name ("Dunkin' Brands Group, Inc.")
-_LEGAL_WORDS = {"group", "holdings", "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
-                "llc", "plc", "lp", "llp", "ag", "gmbh", "sa", "nv", "bv", "pty", "&"}
+_LEGAL_WORDS = COMPANY_SUFFIXES | {"group", "holdings", "incorporated", "corporation", "company", "limited", "sa", "nv",
+                                   "bv", "pty", "&"}
 
 
 _QUALIFIED = re.compile(r"\s*\([^()]*\)$")

@@ -33,15 +33,13 @@ import re
 
 from services.graph.classes import class_label, head_label
 from services.graph.gazetteer import place_names
-from services.graph.name_words import COMPANY_HEADS, common_words, given_names
+from services.graph.name_words import COMPANY_HEADS, COMPANY_SUFFIXES, common_words, given_names
 from services.graph.spans import NameSpan, is_honorific
 
 CHECKED = {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "LAW"}
 _PLACES = {"GPE", "LOC", "FAC"}
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "du", "dos", "das", "bin", "ibn", "ap",
               "ferch", "al", "el", "le", "la", "mac", "ter"}
-_ORG_SUFFIXES = {"inc", "ltd", "llc", "plc", "co", "corp", "bros", "f.c", "fc", "afc", "a.f.c", "s.a", "ag", "gmbh",
-                 "n.v", "s.p.a", "oy", "ab", "a/s", "lp", "llp"}
 # Heads of organisations' names beyond the class nouns of services/graph/classes.py (evidence only: the tagger
 # said ORG, the head agrees).
 _ORG_HEADS = {"records", "airways", "airlines", "parliament", "assembly", "congress", "senate", "alliance", "trust",
@@ -112,7 +110,7 @@ def shape_says(name: str, label: str) -> bool:
                                or (len(rest) > 1 and all(_name_like(w) or re.fullmatch(r"[A-Z]\.", w) for w in rest))
                                or (len(rest) > 2 and any(w in _PARTICLES for w in rest[1:-1])))
     if label == "ORG":
-        return ("ORG" in heads or "&" in name or any(_bare(w) in _ORG_SUFFIXES for w in words[1:])
+        return ("ORG" in heads or "&" in name or any(_bare(w) in COMPANY_SUFFIXES for w in words[1:])
                 or any(len(w) >= 2 and w.isupper() and w.isalpha() and not _model_number(words[i + 1:i + 2])
                        for i, w in enumerate(words))
                 or (len(words) > 1 and words[-1].endswith("s") and words[-1][:1].isupper()  # "Calgary Flames"
