@@ -71,9 +71,36 @@ def sentence_triples(sent: Any, resolver: Resolver) -> list[Triple]:
             # nor a noun after a possessive: "with Shakespeare's play "A Midsummer Night's Dream"")
         if verb.lemma_.lower() in UNSAID:  # "considered Texas", "communicated this opinion to Congress"
             out += [replace(t, unsaid=True) for t in _verb_triples(verb, resolver, out) if t.label != RELATED_TO]
+        elif any(c.lower_ == "respectively" for c in verb.children):
+            out += _respectively(verb, _verb_triples(verb, resolver, out), resolver)
         else:
             out += _verb_triples(verb, resolver, out)
     return out
+
+
+def _respectively(verb: Any, triples: list[Triple], resolver: Resolver) -> list[Triple]:
+    """A clause with "respectively" pairs the list before that word with the other list, member by member: "…
+    characters, played by Leroy Golding and Jacqui Gordon-Lawrence respectively" (the two characters one name here)
+    pairs nothing, and no one played both. Facts without the list's members stay, and so do the facts of one
+    partner named alone, whose list is no name's ("the band settled on Cliff Burton and Kirk Hammett, respectively")."""
+    word = next(c for c in verb.children if c.lower_ == "respectively")
+    last = verb.doc[word.i - 1 - (verb.doc[word.i - 1].text == ",")]
+    first = last
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    listed = list(dict.fromkeys(resolver.by_token[t.i][1].name for t in [first, *first.conjuncts]
+                                if t.i in resolver.by_token))
+    if len(listed) < 2:
+        return triples
+    ours = [t for t in triples if t.subject.name in listed or t.object.name in listed]
+    partners = list(dict.fromkeys(t.object.name if t.subject.name in listed else t.subject.name for t in ours))
+    if len(partners) != len(listed):
+        merged = len(partners) > 1 or any(w in ("and", "&") for p in partners for w in p.split())
+        return [t for t in triples if t not in ours] if merged else triples  # "the band settled on Cliff Burton
+        # and Kirk Hammett, respectively" (as bassist and lead guitarist): the band took both
+    return [t for t in triples if t not in ours or (listed.index(t.subject.name) == partners.index(t.object.name)
+                                                     if t.subject.name in listed
+                                                     else listed.index(t.object.name) == partners.index(t.subject.name))]
 
 
 def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Triple]:

@@ -9,7 +9,7 @@ from typing import Any
 from services.graph.classes import class_label, head_label
 from services.graph.gazetteer import country_names, is_demonym
 from services.graph.name_span import ENTITY, NameSpan
-from services.graph.name_words import common_words, given_names
+from services.graph.name_words import COMPANY_SUFFIXES, common_words, given_names
 
 
 def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
@@ -129,6 +129,40 @@ def family_surnames(spans: list[NameSpan]) -> list[NameSpan]:
             span = NameSpan(span.start, span.end, f"{span.text} {surname.text}", "PERSON", span.root)
         out.append(span)
     return out
+
+
+_SUFFIXES = COMPANY_SUFFIXES | {"jr", "sr", "ii", "iii", "iv"}
+
+
+def listed_split(doc: Any, span: NameSpan) -> list[NameSpan]:
+    """A tagged span over a list's commas is its members: "the counties of Kauai, Maui, Kalawao and Hawaii" (the
+    tagger's "Kauai, Maui"), "situated between Pontefract, Barnsley and Doncaster" (one work to the tagger), and a
+    list's end run into the subject after it ("… Guinea and Cape Verde, Sanhá was President"). A member starts
+    where the parse makes a word a conjunct of the member before it (or of the first, in a flat list), or a word
+    of the clause outside the span. A firm's partners ("Wright, Lindsey & Jennings"), a suffix ("Cartoon Network,
+    Inc.", "Lon Chaney, Jr."), a place and its region ("Ellicott City, Maryland": an apposition) and a title in
+    the list ("… and Welcome, Patient": its second word a conjunct of another member) stay whole."""
+    stops = [i for i in range(span.start + 1, span.end - 1) if doc[i].text == ","]
+    if not stops or any(doc[i].text == "&" for i in range(span.start, span.end)):
+        return [span]
+    stops += [i for i in range(stops[0] + 1, span.end - 1) if doc[i].lower_ == "and"]
+    bounds = [span.start] + [i + 1 for i in sorted(stops)] + [span.end + 1]
+    parts = [doc[a:b - 1] for a, b in zip(bounds, bounds[1:])]
+    if any(len(p) == 0 or not p[0].text[:1].isupper() or p[0].lower_.rstrip(".") in _SUFFIXES for p in parts):
+        return [span]
+    members = [parts[0]]
+    for part in parts[1:]:
+        head, dep = part.root.head.i, part.root.dep_
+        listed = dep == "conj" and any(m.start <= head < m.end for m in (members[0], members[-1]))
+        if listed or (dep != "conj" and not span.start <= head < span.end):
+            members.append(part)
+        else:
+            members[-1] = doc[members[-1].start:part.end]
+    if len(members) == 1:
+        return [span]
+    label = ENTITY if span.label == "WORK_OF_ART" else span.label
+    return [NameSpan(m.start, m.end, " ".join(m.text.split()), label if k == 0 or m.root.dep_ == "conj" else ENTITY,
+                     m.root) for k, m in enumerate(members)]
 
 
 def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:

@@ -37,6 +37,7 @@ from services.graph.name_pairs import (
     adjoined,
     and_joined,
     family_surnames,
+    listed_split,
     nationality_joined,
     pair_split,
     shared_surnames,
@@ -198,7 +199,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
             label = "PERSON"  # "President Washington", "General Clinch": the tagger calls them a place, a company
         elif is_honorific(doc[start].text) and end - start > 1 and _who(doc[start:end].root):
             label = "PERSON"  # "General Clinch, who commanded the troops": the title is inside the tagger's span
-        spans += pair_split(doc, NameSpan(start, end, text, typed_name(text, label), doc[start:end].root))
+        for part in listed_split(doc, NameSpan(start, end, text, typed_name(text, label), doc[start:end].root)):
+            spans += pair_split(doc, part)
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed
