@@ -12,6 +12,7 @@ from typing import Any
 from services.graph.classes import class_label
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
 from services.graph.gazetteer import is_demonym
+from services.graph.kin_names import kin_name
 from services.graph.spans import NameSpan, compatible, kind
 
 SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
@@ -49,6 +50,16 @@ class Resolver:
             assert ref is not None
             for i in range(span.start, span.end):
                 self.by_token[i] = (span, ref)
+        for span in spans:  # "her siblings Harry and Sophie": the family's surname is theirs
+            whole = kin_name(span, self._owner)
+            if whole is not None:
+                for i in range(span.start, span.end):
+                    self.by_token[i] = (span, Ref(whole, "PERSON"))
+
+    def _owner(self, poss: Any) -> list[Ref]:
+        """Whom a possessive stands for; "his", "her" are the topic where nothing nearer is named."""
+        found = self.refs(poss)
+        return found or ([self.context.topic] if self.context.topic and poss.lower_ in ("his", "her") else [])
 
     def _names_before(self, tok: Any) -> list[tuple[Any, Ref]]:
         """(token, named thing) of every name token before ``tok`` in its sentence, nearest first."""

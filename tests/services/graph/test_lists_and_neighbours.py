@@ -87,3 +87,23 @@ def test_a_member_before_a_verb_of_its_own_is_no_object(extractor, text, topic, 
 ])
 def test_respectively_pairs_two_lists_member_by_member(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+# -- a sibling's or a child's given name takes the family's surname ---------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("Kate Ramsay is a fictional character. Kate was introduced along with her siblings Harry (Will Moore) and "
+     "Sophie (Kaiya Jones) as a new generation of the Ramsay family.", "Kate Ramsay",
+     ("kate", "related_to", "harry"), ("kate", "related_to", "sophie ramsay")),
+    ("Edward Stourton, 10th Baron Stourton was an English peer. He succeeded his brother John in 1588.",
+     "Edward Stourton, 10th Baron Stourton", ("edward stourton 10th baron stourton", "succeeded", "john"),
+     ("edward stourton 10th baron stourton", "succeeded", "john stourton")),
+    ("Sophie Ramsay is a fictional character. The character was created along with her brother Harry and sister "
+     "Kate.", "Sophie Ramsay", ("sophie ramsay", "related_to", "kate"), ("sophie ramsay", "related_to", "kate ramsay")),
+    # guards: a wife keeps the name the text gives her; a brother named in full keeps his
+    ("John Smith is an actor. He married his wife Mary in 1990.", "John Smith", ("john smith", "married", "mary smith"),
+     ("john smith", "married", "mary")),
+    ("John Smith is an actor. He worked with his brother Pat Jones.", "John Smith", None,
+     ("john smith", "collaborated_with", "pat jones")),
+])
+def test_a_siblings_given_name_takes_the_family_surname(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
