@@ -191,7 +191,19 @@ def role_as_verb(verb: Any) -> bool:
     word = verb.lower_
     if word in ("lead", "co-lead") and verb.i + 1 < len(verb.doc) and class_label(verb.doc[verb.i + 1].lemma_) == "PERSON":
         return True  # "and Counting Crows lead singer Adam Duritz": a role, no leading
+    if verb.tag_ in ("VBD", "VBN") and verb.lemma_.lower() == word and word.isalpha() \
+            and not word.endswith(("ed", "en", "wn", "pt", "lt", "nt", "ght")) and word not in _SAME_IN_THE_PAST:
+        return True  # "Rosie the robot maid on the animated series": no past form, a noun the tagger made a verb
     return word.endswith(("ist", "ists", "ian", "ians")) and class_label(word) == "PERSON"
+
+
+# Verbs whose past is their present ("he put", "it was cast"): a past tag with no past ending is theirs
+_SAME_IN_THE_PAST = {"put", "set", "cut", "hit", "let", "cast", "read", "spread", "shut", "cost", "hurt", "quit",
+                     "bet", "bid", "broadcast", "burst", "split", "thrust", "upset", "fit", "rid", "wed", "shed",
+                     "slit", "knit", "forecast", "beat", "come", "become", "run", "overrun", "outrun", "recast",
+                     "reset", "offset", "input", "output", "telecast", "simulcast", "podcast", "preset", "typeset",
+                     "sublet", "undercut", "outbid", "overbid", "rerun", "shit", "spit", "slid", "hid", "bred",
+                     "fed", "led", "fled", "sped", "bled", "misled", "pled", "shod"}
 
 
 def cast_pairs(actors: list[Ref], as_prep: Any, resolver: Resolver) -> list[tuple[list[Ref], list[Ref]]]:

@@ -107,3 +107,18 @@ def test_respectively_pairs_two_lists_member_by_member(extractor, text, topic, w
 ])
 def test_a_siblings_given_name_takes_the_family_surname(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+# -- a noun the tagger made a past verb states nothing ----------------------------------------------------------
+def test_a_noun_tagged_as_a_past_verb_states_nothing(extractor):
+    """"maid" has no past form: Rosie is a maid on "The Jetsons", and Goldie, Lola Glamour and Nurse LaRue are the
+    next characters of the list, which the parse had hung under the "verb"."""
+    assert_facts(extractor, 'Jean Vander Pyl was an American actress. She also provided the voices of Pebbles '
+                 'Flintstone, Rosie the robot maid on the animated series "The Jetsons", Goldie, Lola Glamour, Nurse '
+                 'LaRue and other characters in "Top Cat", Winsome Witch on "The Secret Squirrel Show" and Ogee on '
+                 '"The Magilla Gorilla Show".', "Jean Vander Pyl", ("rosie", "related_to", "goldie"), None)
+
+
+def test_a_verb_whose_past_is_its_present_still_states(extractor):
+    assert_facts(extractor, "Hitchcock cast Cary Grant in North by Northwest.", "Alfred Hitchcock", None,
+                 ("alfred hitchcock", "related_to", "cary grant"))
