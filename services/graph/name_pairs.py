@@ -191,6 +191,36 @@ def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
     return out
 
 
+_PUBLISHING = {"publish", "print", "republish", "reprint", "co-publish"}
+
+
+def firm_listed(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """Three or more one-word names listed after "published by" are one firm's partners: "published by Oliphant,
+    Anderson and Ferrier" (the tagger's place, person and place), "Harcourt, Brace and World". Two stay two
+    ("published by Macmillan and Longman")."""
+    out: list[NameSpan] = []
+    k = 0
+    while k < len(spans):
+        run = [spans[k]]
+        while k + len(run) < len(spans):
+            nxt, last = spans[k + len(run)], run[-1]
+            gap = [t.lower_ for t in doc[last.end:nxt.start]]
+            if nxt.end - nxt.start != 1 or gap not in ([","], ["and"], [",", "and"]):
+                break
+            run.append(nxt)
+        first = run[0]
+        by = doc[first.start - 1] if first.start > 0 else None
+        if len(run) >= 3 and all(s.end - s.start == 1 and doc[s.start].is_title for s in run) and by is not None \
+                and by.lower_ == "by" and by.head.lemma_.lower() in _PUBLISHING:
+            text = doc[first.start:run[-1].end].text
+            out.append(NameSpan(first.start, run[-1].end, text, "ORG", doc[first.start:run[-1].end].root))
+            k += len(run)
+            continue
+        out.append(spans[k])
+        k += 1
+    return out
+
+
 def nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """"the Chinese Communists", "the American Jack Russell Terrier Club": a one-word nationality the tagger split
     off the front of a group's or a body's name, after "the", is part of that name (not of a person's: "the

@@ -37,6 +37,7 @@ from services.graph.name_pairs import (
     adjoined,
     and_joined,
     family_surnames,
+    firm_listed,
     listed_split,
     nationality_joined,
     pair_split,
@@ -257,7 +258,8 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
     spans = _languages_listed(sorted(spans, key=lambda s: s.start))
-    return family_surnames(shared_surnames(doc, adjoined(doc, and_joined(doc, nationality_joined(doc, spans)))))
+    spans = adjoined(doc, and_joined(doc, nationality_joined(doc, firm_listed(doc, spans))))
+    return family_surnames(shared_surnames(doc, spans))
 
 
 def _languages_listed(spans: list[NameSpan]) -> list[NameSpan]:

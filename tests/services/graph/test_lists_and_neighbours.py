@@ -122,3 +122,23 @@ def test_a_noun_tagged_as_a_past_verb_states_nothing(extractor):
 def test_a_verb_whose_past_is_its_present_still_states(extractor):
     assert_facts(extractor, "Hitchcock cast Cary Grant in North by Northwest.", "Alfred Hitchcock", None,
                  ("alfred hitchcock", "related_to", "cary grant"))
+
+
+# -- three one-word names after "published by" are one firm -----------------------------------------------------
+@pytest.mark.parametrize(("text", "name", "parts"), [
+    ('He also contributed several biographies for the "Famous Scots Series" published by Oliphant, Anderson and '
+     'Ferrier.', "oliphant, anderson and ferrier", ["oliphant", "ferrier"]),
+])
+def test_three_one_word_names_after_published_by_are_one_firm(extractor, text, name, parts):
+    found = names(extractor, text)
+    assert name in found and not any(p in found for p in parts), found
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # guards: two publishers stay two; authors listed after "written by" stay people
+    ("The dictionary was published by Macmillan and Longman in 1900.", ["macmillan", "longman"]),
+    ("The report was written by Smith, Jones and Brown in 1900.", ["smith", "jones", "brown"]),
+])
+def test_other_lists_after_by_stay_apart(extractor, text, kept):
+    found = names(extractor, text)
+    assert all(k in found for k in kept), found
