@@ -68,6 +68,10 @@ def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
         if node.pos_ in ("NOUN", "PROPN") and prep is None and not (
                 node.dep_ == "pobj" and node.head.lower_ in OPENING | CLOSING | {"between"}):
             return None, None, False  # "a 1975 film": the date qualifies a noun; not "from the 1990 election"
+        if node.pos_ == "NOUN" and node.dep_ == "appos" and prep is not None and not opened \
+                and prep not in OPENING | CLOSING | {"between", "to"}:
+            return None, None, False  # "the New York Giants, the league's champion for the 1938 season": the date
+            # is the appositive's, and dates no fact of the name it describes
         if node.pos_ in ("NOUN", "PROPN") and prep in _INNER and node.dep_ in ("conj", "appos") and not opened:
             return None, None, False  # 'including "Stuart Little" in 1945, "Charlotte's Web" in 1952': each
             # member's own date, which dates no fact of the list

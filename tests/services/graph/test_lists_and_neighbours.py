@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.graph.extraction import SpacyTemporalExtractor
+from tests.services.graph.test_fact_quality import extract
 from tests.services.graph.test_name_extents import assert_facts
 from tests.services.graph.test_name_precision import names
 
@@ -142,3 +143,20 @@ def test_three_one_word_names_after_published_by_are_one_firm(extractor, text, n
 def test_other_lists_after_by_stay_apart(extractor, text, kept):
     found = names(extractor, text)
     assert all(k in found for k in kept), found
+
+
+# -- a date of an appositive dates no fact of the name it describes ---------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "fact", "valid_from"), [
+    ("The 1939 National Football League All-Star Game was a football game. The game pitted the New York Giants, "
+     "the league's champion for the 1938 season, against a team of all-stars.",
+     "1939 National Football League All-Star Game",
+     ("1939 national football league all-star game", "related_to", "new york giants"), None),
+    # a guard: a range after a place's apposition is the fact's
+    ("Tom Keele is an American football coach. He served as the head football coach at California State "
+     "University, Northridge from 1979 to 1985.", "Tom Keele",
+     ("tom keele", "served_in", "california state university"), "1979-01-01"),
+])
+def test_an_appositives_date_dates_no_fact(extractor, text, topic, fact, valid_from):
+    found = {(s, r, o): p for s, r, o, p in extract(extractor, text, topic)[1]}
+    assert fact in found, found.keys()
+    assert (found[fact].get("valid_from") or None) == valid_from, found[fact]
