@@ -221,15 +221,20 @@ def firm_listed(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     return out
 
 
+_REGIONS = {"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "midwest",
+            "far east", "middle east", "deep south", "pacific northwest", "upper midwest", "outback"}
+
+
 def nationality_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """"the Chinese Communists", "the American Jack Russell Terrier Club": a one-word nationality the tagger split
-    off the front of a group's or a body's name, after "the", is part of that name (not of a person's: "the
-    Russian Leo Tolstoy" stays two)."""
+    """"the Chinese Communists", "the American Jack Russell Terrier Club", "the American Southwest": a one-word
+    nationality the tagger split off the front of a group's, a body's or a region's name, after "the", is part of
+    that name (not of a person's: "the Russian Leo Tolstoy" stays two)."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
         if prev is not None and prev.label == "NORP" and prev.end == span.start and prev.end - prev.start == 1 \
-                and span.label in ("NORP", "ORG", "EVENT", "FAC", "LAW") and prev.start >= 1 \
+                and (span.label in ("NORP", "ORG", "EVENT", "FAC", "LAW") or span.text.lower() in _REGIONS) \
+                and prev.start >= 1 \
                 and doc[prev.start - 1].lower_ == "the":
             out[-1] = NameSpan(prev.start, span.end, f"{prev.text} {span.text}", span.label,
                                doc[prev.start:span.end].root)

@@ -128,6 +128,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
         if end <= start:
             continue
         label = ent.label_
+        while label in ("ORG", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT") and start > 0 and doc[start - 1].is_title \
+                and doc[start - 1].ent_type_ == "CARDINAL" and doc[start - 1].is_alpha and not doc[start - 1].is_sent_start:
+            start -= 1  # "a director at Six Flags Entertainment Corporation": a capitalised number opens the name
         while label == "PERSON" and given_before(doc, start, end) \
                 and not any(s.end == start and s.start < start - 1 for s in spans):  # (not a longer name's end)
             spans = [s for s in spans if s.end != start]  # "Julia" (ORG) + "Eileen Gillard" (PERSON): one name

@@ -159,6 +159,7 @@ def named_bodies(doc: Any) -> list[tuple[int, int, str]]:
 
 
 _QUOTES = {'"', "“", "”"}
+_SINGLE = {"'", "‘", "’"}
 
 
 def nicknamed_names(doc: Any) -> list[tuple[int, int, str, str]]:
@@ -166,10 +167,12 @@ def nicknamed_names(doc: Any) -> list[tuple[int, int, str, str]]:
     out: list[tuple[int, int, str, str]] = []
     i = 1
     while i < len(doc):
-        if doc[i].text not in _QUOTES or not _given(doc[i - 1]):
+        single = doc[i].text in _SINGLE and bool(doc[i - 1].whitespace_)  # "Roberta 'Bobbie' Bradshaw" (not "Jones'")
+        if not (doc[i].text in _QUOTES or single) or not _given(doc[i - 1]):
             i += 1
             continue
-        close = next((j for j in range(i + 1, min(i + 5, len(doc))) if doc[j].text in _QUOTES), None)
+        marks = _SINGLE if single else _QUOTES
+        close = next((j for j in range(i + 1, min(i + 5, len(doc))) if doc[j].text in marks), None)
         if close is None or close == i + 1 or close + 1 >= len(doc) or not _capital(doc[close + 1]) \
                 or not all(t.text[:1].isupper() and t.is_alpha for t in doc[i + 1:close]):
             i += 1

@@ -160,3 +160,29 @@ def test_an_appositives_date_dates_no_fact(extractor, text, topic, fact, valid_f
     found = {(s, r, o): p for s, r, o, p in extract(extractor, text, topic)[1]}
     assert fact in found, found.keys()
     assert (found[fact].get("valid_from") or None) == valid_from, found[fact]
+
+
+# -- names cut under the census's wrong facts -------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "whole", "fragment"), [
+    # a nickname in single quotes is no end of the name
+    ("Bess Armstrong also appeared in this film, portraying Roberta 'Bobbie' Bradshaw, a character based on Sandy "
+     "Ingram.", "roberta bradshaw", "bradshaw"),
+    # a capitalised number opens a body's name
+    ("Luther is a director at Six Flags Entertainment Corporation, Wingstop Restaurants, and Tempur Sealy "
+     "International.", "six flags entertainment corporation", "flags entertainment corporation"),
+    # a nationality before a region after "the" is the region's
+    ("TMI is the oldest Episcopal college preparatory school in the American Southwest.", "american southwest",
+     "southwest"),
+])
+def test_the_whole_name_is_kept(extractor, text, whole, fragment):
+    found = names(extractor, text)
+    assert whole in found and fragment not in found, found
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # guards: a possessive after a name in -s is no nickname's quote; a number that counts stays out of the name
+    ("The band played at Jones' 'Rock Night' in 1990.", "jones"),
+    ("The company bought Two Harbors Investment in 2010.", "two harbors investment"),
+])
+def test_names_of_the_same_shapes_stay(extractor, text, name):
+    assert name in names(extractor, text)
