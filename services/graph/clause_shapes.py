@@ -30,10 +30,12 @@ def qualified(participle: Any) -> Any:
     first = participle.left_edge.i  # the participle, or the "which" of a relative clause
     comma = first > 0 and participle.doc[first - 1].text == ","
     before = next((t for t in reversed(participle.doc[head.i + 1:first]) if t.text not in ('"', "“", "”")), None)
-    if participle.dep_ == "acl" and before is not None and before.dep_ in ("conj", "appos") and before.pos_ == "PROPN" \
-            and before.i + 1 < first and participle.doc[before.i + 1].text in ('"', "”"):
+    if participle.dep_ == "acl" and before is not None and before.pos_ == "PROPN" and before.i + 1 < first \
+            and participle.doc[before.i + 1].text in ('"', "”") and (before.dep_ in ("conj", "appos") or (
+                before.dep_ == "pobj" and before.head.head.i == head.i)):
         return before  # 'two singles – "Mic Jack" featuring Adam Levine … and "Kill Jill" featuring Killer Mike': the
-        # parser hung both on the singles; each features the names after its own quoted title
+        # parser hung both on the singles; each features the names after its own quoted title; 'a remake of the
+        # Tamil film "Kai Koduttha Dheivam" starring Sivaji Ganesan': the original stars him, not the remake
     while comma and head.dep_ == "pobj" and head.head.dep_ == "prep" and head.head.head.pos_ in ("NOUN", "PROPN"):
         head = head.head.head
     while head.dep_ == "pobj" and head.head.lower_ in ("on", "about") and head.head.head.pos_ == "NOUN" \
@@ -43,10 +45,12 @@ def qualified(participle: Any) -> Any:
 
 
 def _whole(noun: Any) -> Any:
-    """The noun a participle after ``noun`` qualifies, through partitive "of"s: in "that part of the territory of
-    that State lying between" the part lies there, not the State."""
-    while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.lemma_.lower() in PARTITIVE:
-        noun = noun.head.head
+    """The noun a participle after ``noun`` qualifies, through partitive "of"s and an event's "of": in "that part of
+    the territory of that State lying between" the part lies there, not the State."""
+    while noun.dep_ == "pobj" and noun.head.lower_ == "of" and (noun.head.head.lemma_.lower() in PARTITIVE
+                                                                 or class_label(noun.head.head.lemma_) == "EVENT"):
+        noun = noun.head.head  # "the 16th annual Conference of Karbi Lammet Amei held … at Rechohidi": the
+        # conference was held there, not the body
     return noun
 
 

@@ -50,6 +50,7 @@ _NEVER_ENDS: dict[str, tuple[set[str], set[str]]] = {
     "based_in": (set(), {"person", "work", "event", "language"}),  # "a character in 'Home and Away'"
     "served_in": ({"event", "work", "place"}, {"person"}),  # "the Championship serves as qualifier for the World
     # Cup"; "served as a senior partner in the Rose Law Firm … with Hillary Clinton": in the firm, not in her
+    "killed": (set(), {"work", "place"}),  # "The film was shot in Todd-AO by Dean Cundey": filmed, no one killed
     "collaborated_with": ({"work", "place", "event"}, {"work", "place", "event"}),  # "It [a song] was recorded …
     # with Jerry Rivers (fiddle), Don Helms": the players recorded it; a song works with no one
 }

@@ -186,3 +186,24 @@ def test_the_whole_name_is_kept(extractor, text, whole, fragment):
 ])
 def test_names_of_the_same_shapes_stay(extractor, text, name):
     assert name in names(extractor, text)
+
+
+# -- the thing a participle describes ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # an event's "of" names its organiser, which is not what was held
+    ("Amri is a language. In 2004 Ret Kinong by Sar Rajendra Tumung is published by Reception Committee of 16th "
+     "annual Conference of Karbi Lammet Amei held on 28th January 2004 at Rechohidi, Bakalia, Karbi Anglong.",
+     "Amri language", ("karbi lammet amei", "held_in", "rechohidi"), None),
+    # the quoted original a remake is "of" is the film that stars them
+    ('Pyar Ki Kahani is a 1971 Hindi film. It is a remake of the popular Tamil film "Kai Koduttha Dheivam" starring '
+     'Sivaji Ganesan and Savitri.', "Pyar Ki Kahani", ("pyar ki kahani", "stars", "savitri"),
+     ("kai koduttha dheivam", "stars", "savitri")),
+    # a film is shot, not killed (the guard: a man shot by another is)
+    ("The No Mercy Man is a 1973 film. The film was shot in Todd-AO by Dean Cundey in his first feature film.",
+     "The No Mercy Man", ("dean cundey", "killed", "no mercy man"), ("dean cundey", "related_to",
+                                                                         "no mercy man")),
+    ("John Wilkes Booth was an American actor. He shot Abraham Lincoln at Ford's Theatre.", "John Wilkes Booth",
+     None, ("john wilkes booth", "killed", "abraham lincoln")),
+])
+def test_a_participle_describes_its_own_noun(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
