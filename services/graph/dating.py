@@ -100,7 +100,23 @@ def _date_spans(sent: Any) -> list[Any]:
             continue
         if tok.head.lower_ in OPENING | CLOSING | {"between", "in"} and int(tok.text) >= 100:
             found.append(sent.doc[tok.i : tok.i + 1])
-    return found
+    return _ranges_joined(sorted(found, key=lambda e: e.start))
+
+
+def _ranges_joined(spans: list[Any]) -> list[Any]:
+    """Two dates the tagger split over "to" are one range, with the day it left between them: "from 25 September
+    to 16 October 2009" is tagged "25 September" and "October 2009"."""
+    out: list[Any] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.end < span.start:
+            between = [t.lower_ for t in span.doc[prev.end:span.start]]
+            if between[0] in ("to", "until", "till", "through", "-", "–", "—") \
+                    and all(re.fullmatch(r"\d{1,2}(st|nd|rd|th)?", w) for w in between[1:]):
+                out[-1] = span.doc[prev.start:span.end]
+                continue
+        out.append(span)
+    return out
 
 
 Dated = tuple[str, str]  # (ISO date, precision)

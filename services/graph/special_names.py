@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from services.graph.gazetteer import us_states
+from services.graph.classes import class_label
+from services.graph.gazetteer import is_demonym, us_states
+from services.graph.name_words import _TITLES
 
 # Forms a key-titled work has: without "major" or "minor" ("Flute Sonata in D") the key needs one of them.
 _FORMS = {"sonata", "sonatina", "symphony", "concerto", "fugue", "prelude", "mass", "quartet", "quintet", "trio",
@@ -31,7 +33,8 @@ _FORMS = {"sonata", "sonatina", "symphony", "concerto", "fugue", "prelude", "mas
 _KEY = re.compile(r"^[A-G](♭|♯|#|b)?$")
 _ACCIDENTALS = {"flat", "sharp", "♭", "♯"}
 _MODES = {"major", "minor"}
-_PARTICLES = {"ap", "ab", "ferch", "verch", "ibn", "bin", "bint"}
+_PARTICLES = {"ap", "ab", "ferch", "verch", "ibn", "bin", "bint", "van", "vander", "vanden", "von", "der", "den", "ter",
+              "ten", "zu"}  # "Jean vander Bruggen", "Ludwig van Beethoven" (the tagger cuts at the particle)
 
 
 def _key_end(doc: Any, i: int) -> tuple[int, bool] | None:
@@ -84,7 +87,8 @@ def _catalogue(doc: Any, i: int) -> bool:
 
 
 def patronymic_names(doc: Any) -> list[tuple[int, int, str]]:
-    """Person names joined by "ap", "ferch", "ibn" …: capitalised words on both sides of each particle."""
+    """Person names joined by "ap", "ferch", "ibn", "van", "von" …: capitalised words on both sides of each
+    particle."""
     out: list[tuple[int, int, str]] = []
     i = 0
     while i < len(doc):
@@ -94,8 +98,10 @@ def patronymic_names(doc: Any) -> list[tuple[int, int, str]]:
             i += 1
             continue
         start = i - 1
-        while start > tok.sent.start and _capital(doc[start - 1]) and not doc[start - 1].is_stop:
-            start -= 1
+        while start > tok.sent.start and _capital(doc[start - 1]) and not doc[start - 1].is_stop \
+                and doc[start - 1].lower_ not in _TITLES and not is_demonym(doc[start - 1].text) \
+                and class_label(doc[start - 1].lower_) != "PERSON":
+            start -= 1  # not "German Baron Gottfried von Cramm"
         end = i + 2
         while end < len(doc) and (_capital(doc[end]) or (doc[end].text in _PARTICLES and end + 1 < len(doc)
                                                          and _capital(doc[end + 1]))):

@@ -207,3 +207,30 @@ def test_names_of_the_same_shapes_stay(extractor, text, name):
 ])
 def test_a_participle_describes_its_own_noun(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+# -- a range the tagger split over "to"; a name joined by a Dutch or German particle -----------------------------
+@pytest.mark.parametrize(("text", "topic", "fact", "dates"), [
+    ("The four semifinalists qualified for the 2009 FIFA U-20 World Cup, which was hosted by Egypt from 25 September "
+     "to 16 October 2009.", "2009 CONCACAF U-20 Championship", ("egypt", "hosted", "fifa u-20 world cup"),
+     ("2009-09-25", "2009-10-16")),
+    # a guard: a range said whole keeps its ends
+    ("He played football for the Oregon Webfoots from 1957 to 1959.", "Tom Keele",
+     ("tom keele", "related_to", "oregon webfoots"), ("1957-01-01", "1959-01-01")),
+])
+def test_a_range_the_tagger_split_is_one(extractor, text, topic, fact, dates):
+    found = {(s, r, o): p for s, r, o, p in extract(extractor, text, topic)[1]}
+    assert fact in found, found.keys()
+    assert (found[fact].get("valid_from"), found[fact].get("valid_until")) == dates, found[fact]
+
+
+@pytest.mark.parametrize(("text", "whole", "fragment"), [
+    ("Joannes van der Brugghen, known in France as Jean vander Bruggen, was a Flemish painter.",
+     "jean vander bruggen", "bruggen"),
+    # a title before the name is no part of it
+    ("Herbst had a relationship with the German Baron Gottfried von Cramm.", "gottfried von cramm",
+     "german baron gottfried von cramm"),
+])
+def test_a_name_joined_by_a_particle_is_whole(extractor, text, whole, fragment):
+    found = names(extractor, text)
+    assert whole in found and fragment not in found, found
