@@ -99,8 +99,10 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
         ends = [o for o in entities.values() if o.key != ent.key and len(_bare_key(o)) > len(words)
                 and _bare_key(o)[-len(words):] == words
                 and _bare_key(o)[-len(words) - 1] not in _PATRONYMIC  # "Cynfyn" is not Bleddyn ap Cynfyn
-                and not (_bare_key(o)[-len(words) - 1] == "of" and kind(_evident(ent)) == "person")]
-        # (nor is "Shimon Peres" the "Presidency of Shimon Peres")
+                and not (_bare_key(o)[-len(words) - 1] == "of" and kind(_evident(ent)) == "person")
+                and o.name.lower().rsplit(",", 1)[-1].split() != ent.name.lower().split()]
+        # (nor is "Shimon Peres" the "Presidency of Shimon Peres", nor "Sira" the place after the comma of "Mallik
+        # Rehan Tomb, Sira")
         # the types compared are those with evidence: "Ashleigh Brewer", tagged an organisation, and "Brewer", a
         # person, are both untyped names, and "Brewer" is her
         longer = [o for o in ends if kind(_evident(o)) in SHORT_FORM_KINDS | {"other"}

@@ -5,8 +5,11 @@ guards keep right names and facts of the same shapes."""
 from __future__ import annotations
 
 import pytest
+from llama_index.core.schema import TextNode
 
+from services.graph.document_facts import _found
 from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.resolution import resolve_document
 from tests.services.graph.test_fact_quality import extract
 from tests.services.graph.test_name_extents import assert_facts
 from tests.services.graph.test_name_precision import names
@@ -234,3 +237,16 @@ def test_a_range_the_tagger_split_is_one(extractor, text, topic, fact, dates):
 def test_a_name_joined_by_a_particle_is_whole(extractor, text, whole, fragment):
     found = names(extractor, text)
     assert whole in found and fragment not in found, found
+
+
+# -- the place after a title's comma is no short form of it ------------------------------------------------------
+@pytest.mark.parametrize(("topic", "text", "place"), [
+    ("Mallik Rehan Tomb, Sira", "Mallik Rehan Tomb, Sira also known as Mallik Rehan Dargah in Sira in Karnataka, "
+     "India is a mausoleum built over the grave of Mallik Rehan who was governor of Sira province.", "sira"),
+])
+def test_the_place_after_a_titles_comma_is_no_short_form(extractor, topic, text, place):
+    node = TextNode(text=text, start_char_idx=0, metadata={"rag_topic": topic})
+    extractor([node])
+    _, target = resolve_document(_found([node]))
+    assert target.get(place, place) == place, target
+
