@@ -92,6 +92,9 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if outer is not None:  # "was written by Sarah Mayberry, directed by Jonathon Dutton": the episode was
                 return subjects_of(outer, resolver)[0], passive, []
             refs = resolver.refs(qualified(node))
+            maker = _maker_of_the_work(qualified(node), resolver)
+            if maker is not None:  # "a 1989 CBS Hallmark Hall of Fame television movie …, starring James Woods":
+                return maker, passive, []  # the movie stars him, not the series that made it
             owner = _place_participle_owner(node, refs)
             if owner is not None:  # "is based in Detroit, Michigan, headquartered in …": the company is
                 return subjects_of(owner, resolver)[0], passive, []
@@ -213,6 +216,26 @@ def _named_for(participle: Any, resolver: Resolver) -> list[Ref]:
     if noun.pos_ != "NOUN" or noun.i in resolver.by_token:
         return []
     return resolver.refs(noun)
+
+
+def _maker_of_the_work(head: Any, resolver: Resolver) -> list[Ref] | None:
+    """What a participle describes when the parser hung it inside a body's name that only qualifies the work
+    after it ("is a 1989 CBS Hallmark Hall of Fame television movie directed by …, starring …"): the subject of
+    the clause that says what the work is; None where the head is no such name."""
+    found = resolver.by_token.get(head.i)
+    if found is None or kind(found[0].label) != "org":
+        return None
+    doc, i = head.doc, found[0].end
+    while i < len(doc) and doc[i].pos_ == "NOUN" and doc[i].dep_ == "compound":
+        i += 1
+    if i >= len(doc) or doc[i].pos_ != "NOUN" or class_label(doc[i].lemma_) != "WORK_OF_ART":
+        return None
+    tok = found[0].root
+    while tok.dep_ in ("pobj", "prep", "compound") and tok.head.i != tok.i:
+        tok = tok.head
+    if tok.dep_ != "attr":
+        return None
+    return [r for s in tok.head.children if s.dep_ in SUBJECTS for r in resolver.refs(s)] or None
 
 
 def _place_participle_owner(participle: Any, refs: list[Ref]) -> Any | None:

@@ -69,8 +69,9 @@ def _brand(doc: Any, owner: NameSpan, span: NameSpan) -> bool:
 def adjoined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """Two names with nothing between them are one the tagger cut: a body's branch ("Sony Greece": a company),
     a city's event ("San Diego Comic Con"), a party's wing ("BJP Mahila Morcha"), a given name the tagger called a
-    people ("Eliya Tsetan Phuntshog"), a brand after its owner's possessive ("Domino's Pizza"). Not two places
-    ("Kingston Jamaica" stays as the tagger has it)."""
+    people ("Eliya Tsetan Phuntshog"), a brand after its owner's possessive ("Domino's Pizza"), a city and a
+    plural people after "the" ("the Dallas Texans": a team). Not two places ("Kingston Jamaica" stays as the
+    tagger has it)."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
@@ -81,6 +82,11 @@ def adjoined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
                 and doc[span.start].text[:1].isupper() and _given_word(doc, prev, span):
             out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, span.label, doc[prev.start:span.end].root)
             continue
+        if prev is not None and span.start == prev.end and prev.label == "GPE" and span.label == "NORP" \
+                and span.end - span.start == 1 and span.text.endswith("s") and prev.start > 0 \
+                and doc[prev.start - 1].lower_ == "the" and doc[prev.end - 1].whitespace_:
+            out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, "ORG", doc[prev.start:span.end].root)
+            continue  # "as the Dallas Texans": a team, no city and a people
         if prev is not None and span.start == prev.end and prev.label in _FIRST_OF_PAIR \
                 and (span.label in _SECOND_OF_PAIR or _wing(doc, prev, span)) and not (prev.label == span.label == "GPE") \
                 and doc[prev.end - 1].whitespace_ and doc[span.start].text[:1].isupper():

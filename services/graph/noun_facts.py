@@ -188,6 +188,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
             for subject in subject_refs:
                 if prep.lower_ == "by":  # "a painting by Hunt", "an album by Avril Lavigne": the agent made it
                     out.append(Triple(obj, label if label in MAKING else "created", raw, subject, anchors))
+                elif label == "created" and prep.lower_ == "of" and class_label(noun.lemma_) == "WORK_OF_ART":
+                    out.append(Triple(obj, label, raw, subject, anchors))  # "a live album of Hank Williams": his
                 elif envoy and kind(obj.label) == "place":  # "Mr. Thompson, the minister of the United States"
                     out.append(Triple(subject, "represented", raw, obj, anchors))  # is its envoy, not its minister
                 elif label:

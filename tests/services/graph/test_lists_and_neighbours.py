@@ -250,3 +250,26 @@ def test_the_place_after_a_titles_comma_is_no_short_form(extractor, topic, text,
     _, target = resolve_document(_found([node]))
     assert target.get(place, place) == place, target
 
+
+
+# -- the work a body's name only qualifies; a work "of" its maker; a team named by city and people ---------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("My Name Is Bill W. is a 1989 CBS Hallmark Hall of Fame television movie directed by Daniel Petrie, starring "
+     "James Woods, JoBeth Williams and James Garner.", "My Name Is Bill W.",
+     ("cbs hallmark hall of fame", "stars", "james woods"), ("my name is bill w", "stars", "james woods")),
+    ("Hank Williams on Stage is the title of a posthumous live album of Hank Williams released by his record label, "
+     "MGM in 1962.", "Hank Williams on Stage", ("hank williams on stage", "created", "hank williams"),
+     ("hank williams", "created", "hank williams on stage")),
+    ("The Kansas City Chiefs are a football team. The team was founded in 1960 as the Dallas Texans by businessman "
+     "Lamar Hunt.", "Kansas City Chiefs", ("kansas city chiefs", "related_to", "texans"),
+     ("kansas city chiefs", "related_to", "dallas texans")),
+    # guards: a film named by its studio's compound keeps its star; peoples listed after "the" stay peoples
+    ("Jurassic Park is a 1993 American science fiction film directed by Steven Spielberg, starring Sam Neill.",
+     "Jurassic Park", None, ("jurassic park", "stars", "sam neill")),
+])
+def test_the_work_its_maker_and_a_team(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
+
+
+def test_peoples_after_the_stay_peoples(extractor):
+    assert names(extractor, "The Americans and the Texans fought the Mexicans.").get("texans") == "NORP"
