@@ -218,10 +218,12 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 continue  # the doer's other name: below
             pobjs = [p for p in with_conj(c for c in child.children if c.dep_ == "pobj")
                      if not describing(p, resolver) and not behind_by(child, p)]
+            signed = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
+                if label == "published_by" else []  # "Zazula, who signed Metallica to Megaforce Records": the band
             for pobj in pobjs:
                 held = "located_in" if label == "located_near" and container(pobj, pobjs) else label
                 for o in resolver.refs(pobj):
-                    out += [Triple(s, held, _raw(verb, particle, child.text), o, anchors) for s in subjects]
+                    out += [Triple(s, held, _raw(verb, particle, child.text), o, anchors) for s in signed or subjects]
                 if pobj.i in resolver.by_token or resolver.refs(pobj) or child.i < verb.i:
                     continue  # "For her portrayal of Kate, Brewer earned …": a fronted adjunct is no object
                 if not (class_label(pobj.lemma_) or any(noun_label(pobj.lemma_, c.lower_) for c in pobj.children)):

@@ -197,6 +197,25 @@ def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
     return out
 
 
+_CAMPUS_HEADS = {"university", "college", "institute"}
+
+
+def campus_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """A university and the campus its comma sets after it are one name: "California State University, Northridge",
+    "the University at Albany, SUNY" (as "University of California, Berkeley" is tagged whole). Not a place chain
+    ("Harvard University, Cambridge, Massachusetts") nor a list ("Harvard University, Stanford and MIT")."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.label == "ORG" and doc[prev.end - 1].lower_ in _CAMPUS_HEADS \
+                and span.start == prev.end + 1 and doc[prev.end].text == "," and span.end - span.start == 1 \
+                and doc[span.start].dep_ == "appos" and (span.end >= len(doc) or doc[span.end].text != ","):
+            out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, "ORG", prev.root)
+            continue
+        out.append(span)
+    return out
+
+
 _PUBLISHING = {"publish", "print", "republish", "reprint", "co-publish"}
 
 

@@ -45,6 +45,7 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         return []  # "Time called them 'the most recognisable face' of Cool Britannia": a description, no relation
     linked = {(t.subject.name.lower(), t.object.name.lower()) for t in found}
     linked |= {(b, a) for a, b in linked}
+    claimed = {(t.raw, t.object.name.lower()) for t in found}  # an object the clause already tied to another party
     out: list[Triple] = []
     seen: set[str] = set()
     for tok in verb.subtree:
@@ -157,6 +158,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             # "signed … in 1983 after three seasons with the Clarkson Golden Knights": a party of another time;
             # neither the verb's label nor its date is the seasons' (but "named after the Dakota Sioux tribes")
             label, when = RELATED_TO, frozenset()
+        if (raw, obj.name.lower()) in claimed:
+            continue  # "Zazula, who signed Metallica to Megaforce Records": the clause gave the label its signee
         out += [Triple(s, label, raw, obj, when) for s in subjects if (s.name.lower(), obj.name.lower()) not in linked
                 and s.name.lower() != obj.name.lower()]
     return out

@@ -36,6 +36,7 @@ from services.graph.name_bounds import (
 from services.graph.name_pairs import (
     adjoined,
     and_joined,
+    campus_joined,
     family_surnames,
     firm_listed,
     listed_split,
@@ -261,7 +262,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
     spans = _languages_listed(sorted(spans, key=lambda s: s.start))
-    spans = adjoined(doc, and_joined(doc, nationality_joined(doc, firm_listed(doc, spans))))
+    spans = adjoined(doc, and_joined(doc, nationality_joined(doc, firm_listed(doc, campus_joined(doc, spans)))))
     return family_surnames(shared_surnames(doc, spans))
 
 

@@ -157,7 +157,7 @@ def test_other_lists_after_by_stay_apart(extractor, text, kept):
     # a guard: a range after a place's apposition is the fact's
     ("Tom Keele is an American football coach. He served as the head football coach at California State "
      "University, Northridge from 1979 to 1985.", "Tom Keele",
-     ("tom keele", "served_in", "california state university"), "1979-01-01"),
+     ("tom keele", "served_in", "california state university northridge"), "1979-01-01"),
 ])
 def test_an_appositives_date_dates_no_fact(extractor, text, topic, fact, valid_from):
     found = {(s, r, o): p for s, r, o, p in extract(extractor, text, topic)[1]}
@@ -273,3 +273,20 @@ def test_the_work_its_maker_and_a_team(extractor, text, topic, wrong, right):
 
 def test_peoples_after_the_stay_peoples(extractor):
     assert names(extractor, "The Americans and the Texans fought the Mexicans.").get("texans") == "NORP"
+
+
+def test_the_one_signed_to_a_label_is_the_object(extractor):
+    assert_facts(extractor, "Metallica is an American band. The demo caught the attention of Johny Zazula, who signed "
+                 "Metallica to Megaforce Records.", "Metallica", ("johny zazula", "published_by", "megaforce records"),
+                 ("metallica", "published_by", "megaforce records"))
+
+
+@pytest.mark.parametrize(("text", "name", "kept"), [
+    ("He served as the head football coach at California State University, Northridge from 1979 to 1985.",
+     "california state university, northridge", True),
+    # guards: a place chain and a list stay apart
+    ("He studied at Harvard University, Cambridge, Massachusetts.", "harvard university, cambridge", False),
+    ("He studied at Harvard University, Stanford and MIT.", "harvard university, stanford", False),
+])
+def test_a_university_and_its_campus_are_one_name(extractor, text, name, kept):
+    assert (name in names(extractor, text)) is kept
