@@ -197,6 +197,28 @@ def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
     return out
 
 
+_SHARED_HEADS = {"streets": "Street", "avenues": "Avenue", "roads": "Road", "rivers": "River", "lakes": "Lake",
+                 "islands": "Island", "mountains": "Mountain", "counties": "County", "bridges": "Bridge"}
+
+
+def shared_heads(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
+    """Two names over "and" that share a plural head are two of its kind: "North Charles and East Eager Streets"
+    are North Charles Street and East Eager Street, "the Mississippi and Missouri Rivers" two rivers."""
+    out: list[NameSpan] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        head = _SHARED_HEADS.get(doc[span.end - 1].lower_)
+        if prev is not None and head and span.end - span.start > 1 and prev.end + 1 == span.start \
+                and doc[prev.end].lower_ == "and" and doc[span.end - 1].text[:1].isupper() \
+                and "PERSON" not in (prev.label, span.label) and prev.text.split()[0].lower() not in given_names():
+            place = "LOC" if head in ("River", "Lake", "Mountain", "Island") else "FAC"
+            out[-1] = NameSpan(prev.start, prev.end, f"{prev.text} {head}", place, prev.root)
+            out.append(NameSpan(span.start, span.end, f"{doc[span.start:span.end - 1].text} {head}", place, span.root))
+            continue
+        out.append(span)
+    return out
+
+
 _CAMPUS_HEADS = {"university", "college", "institute"}
 
 

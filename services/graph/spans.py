@@ -42,6 +42,7 @@ from services.graph.name_pairs import (
     listed_split,
     nationality_joined,
     pair_split,
+    shared_heads,
     shared_surnames,
 )
 from services.graph.name_span import ENTITY as ENTITY
@@ -263,7 +264,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
     spans = _languages_listed(sorted(spans, key=lambda s: s.start))
     spans = adjoined(doc, and_joined(doc, nationality_joined(doc, firm_listed(doc, campus_joined(doc, spans)))))
-    return family_surnames(shared_surnames(doc, spans))
+    return shared_heads(doc, family_surnames(shared_surnames(doc, spans)))
 
 
 def _languages_listed(spans: list[NameSpan]) -> list[NameSpan]:

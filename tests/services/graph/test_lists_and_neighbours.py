@@ -290,3 +290,16 @@ def test_the_one_signed_to_a_label_is_the_object(extractor):
 ])
 def test_a_university_and_its_campus_are_one_name(extractor, text, name, kept):
     assert (name in names(extractor, text)) is kept
+
+
+@pytest.mark.parametrize(("text", "members"), [
+    ("The Club later moved to North Charles and East Eager Streets in 1892.",
+     ["north charles street", "east eager street"]),
+    ("Zimbabwe is a landlocked country located in southern Africa, between the Zambezi and Limpopo Rivers.",
+     ["zambezi river", "limpopo river"]),
+    # a guard: a family named by its surname keeps it
+    ("He met John and Mary Rivers.", ["john rivers", "mary rivers"]),
+])
+def test_names_over_and_share_a_plural_head(extractor, text, members):
+    found = names(extractor, text)
+    assert all(m in found for m in members), found
