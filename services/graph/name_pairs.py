@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.graph.classes import class_label, head_label
-from services.graph.gazetteer import country_names, is_demonym
+from services.graph.gazetteer import country_names, is_demonym, place_names
 from services.graph.name_span import ENTITY, NameSpan
 from services.graph.name_words import COMPANY_SUFFIXES, common_words, given_names
 
@@ -169,6 +169,16 @@ def listed_split(doc: Any, span: NameSpan) -> list[NameSpan]:
     label = ENTITY if span.label == "WORK_OF_ART" else span.label
     return [NameSpan(m.start, m.end, " ".join(m.text.split()), label if k == 0 or m.root.dep_ == "conj" else ENTITY,
                      m.root) for k, m in enumerate(members)]
+
+
+def city_country_split(doc: Any, span: NameSpan) -> list[NameSpan]:
+    """A place the tagger ran into its country is two: "born in Kingston Jamaica" is Kingston, in Jamaica (not
+    "Mainland China", "TAP Portugal": the first word is no place of its own)."""
+    words = span.text.split()
+    if span.label != "GPE" or len(words) != 2 or span.end - span.start != 2 or words[1].lower() not in country_names() \
+            or words[0].lower() not in place_names() or span.text.lower() in place_names():
+        return [span]
+    return [NameSpan(k, k + 1, doc[k].text, "GPE", doc[k]) for k in (span.start, span.start + 1)]
 
 
 def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:

@@ -37,6 +37,7 @@ from services.graph.name_pairs import (
     adjoined,
     and_joined,
     campus_joined,
+    city_country_split,
     family_surnames,
     firm_listed,
     listed_split,
@@ -206,7 +207,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
         elif is_honorific(doc[start].text) and end - start > 1 and _who(doc[start:end].root):
             label = "PERSON"  # "General Clinch, who commanded the troops": the title is inside the tagger's span
         for part in listed_split(doc, NameSpan(start, end, text, typed_name(text, label), doc[start:end].root)):
-            spans += pair_split(doc, part)
+            spans += [p for half in city_country_split(doc, part) for p in pair_split(doc, half)]
         taken.update(range(start, end))
     i = 0
     while i < len(doc):  # proper-noun chains NER missed

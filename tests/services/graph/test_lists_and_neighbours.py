@@ -303,3 +303,13 @@ def test_a_university_and_its_campus_are_one_name(extractor, text, name, kept):
 def test_names_over_and_share_a_plural_head(extractor, text, members):
     found = names(extractor, text)
     assert all(m in found for m in members), found
+
+
+@pytest.mark.parametrize(("text", "present", "absent"), [
+    ("Warrior King was born in Kingston Jamaica on 27 July 1979.", ["kingston", "jamaica"], "kingston jamaica"),
+    # a guard: a first word that is no place of its own keeps the name whole
+    ("He lived in Mainland China for ten years.", ["mainland china"], "china"),
+])
+def test_a_city_run_into_its_country_is_two_places(extractor, text, present, absent):
+    found = names(extractor, text)
+    assert all(p in found for p in present) and absent not in found, found
