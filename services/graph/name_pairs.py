@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from services.graph.classes import class_label, head_label
-from services.graph.gazetteer import country_names, is_demonym, place_names
+from services.graph.gazetteer import country_names, is_demonym
 from services.graph.name_span import ENTITY, NameSpan
-from services.graph.name_words import COMPANY_SUFFIXES, common_words, given_names
+from services.graph.name_words import common_words, given_names
 
 
 def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
@@ -70,8 +70,8 @@ def adjoined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
     """Two names with nothing between them are one the tagger cut: a body's branch ("Sony Greece": a company),
     a city's event ("San Diego Comic Con"), a party's wing ("BJP Mahila Morcha"), a given name the tagger called a
     people ("Eliya Tsetan Phuntshog"), a brand after its owner's possessive ("Domino's Pizza"), a city and a
-    plural people after "the" ("the Dallas Texans": a team). Not two places ("Kingston Jamaica" stays as the
-    tagger has it)."""
+    plural people after "the" ("the Dallas Texans": a team). Not two places (a city the tagger ran into its
+    country is split in services/graph/name_lists.py)."""
     out: list[NameSpan] = []
     for span in spans:
         prev = out[-1] if out else None
@@ -137,50 +137,6 @@ def family_surnames(spans: list[NameSpan]) -> list[NameSpan]:
     return out
 
 
-_SUFFIXES = COMPANY_SUFFIXES | {"jr", "sr", "ii", "iii", "iv"}
-
-
-def listed_split(doc: Any, span: NameSpan) -> list[NameSpan]:
-    """A tagged span over a list's commas is its members: "the counties of Kauai, Maui, Kalawao and Hawaii" (the
-    tagger's "Kauai, Maui"), "situated between Pontefract, Barnsley and Doncaster" (one work to the tagger), and a
-    list's end run into the subject after it ("… Guinea and Cape Verde, Sanhá was President"). A member starts
-    where the parse makes a word a conjunct of the member before it (or of the first, in a flat list), or a word
-    of the clause outside the span. A firm's partners ("Wright, Lindsey & Jennings"), a suffix ("Cartoon Network,
-    Inc.", "Lon Chaney, Jr."), a place and its region ("Ellicott City, Maryland": an apposition) and a title in
-    the list ("… and Welcome, Patient": its second word a conjunct of another member) stay whole."""
-    stops = [i for i in range(span.start + 1, span.end - 1) if doc[i].text == ","]
-    if not stops or any(doc[i].text == "&" for i in range(span.start, span.end)):
-        return [span]
-    stops += [i for i in range(stops[0] + 1, span.end - 1) if doc[i].lower_ == "and"]
-    bounds = [span.start] + [i + 1 for i in sorted(stops)] + [span.end + 1]
-    parts = [doc[a:b - 1] for a, b in zip(bounds, bounds[1:])]
-    if any(len(p) == 0 or not p[0].text[:1].isupper() or p[0].lower_.rstrip(".") in _SUFFIXES for p in parts):
-        return [span]
-    members = [parts[0]]
-    for part in parts[1:]:
-        head, dep = part.root.head.i, part.root.dep_
-        listed = dep == "conj" and any(m.start <= head < m.end for m in (members[0], members[-1]))
-        if listed or (dep != "conj" and not span.start <= head < span.end):
-            members.append(part)
-        else:
-            members[-1] = doc[members[-1].start:part.end]
-    if len(members) == 1:
-        return [span]
-    label = ENTITY if span.label == "WORK_OF_ART" else span.label
-    return [NameSpan(m.start, m.end, " ".join(m.text.split()), label if k == 0 or m.root.dep_ == "conj" else ENTITY,
-                     m.root) for k, m in enumerate(members)]
-
-
-def city_country_split(doc: Any, span: NameSpan) -> list[NameSpan]:
-    """A place the tagger ran into its country is two: "born in Kingston Jamaica" is Kingston, in Jamaica (not
-    "Mainland China", "TAP Portugal": the first word is no place of its own)."""
-    words = span.text.split()
-    if span.label != "GPE" or len(words) != 2 or span.end - span.start != 2 or words[1].lower() not in country_names() \
-            or words[0].lower() not in place_names() or span.text.lower() in place_names():
-        return [span]
-    return [NameSpan(k, k + 1, doc[k].text, "GPE", doc[k]) for k in (span.start, span.start + 1)]
-
-
 def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
     """Two names the tagger ran together over "and" or "&": "Mark Kaufman & Yann Corno" are two people,
     "Celestine and Etta Tavernier" two of one family, and "Birger and Asbjørn" two first names, no one's whole
@@ -204,77 +160,6 @@ def pair_split(doc: Any, span: NameSpan) -> list[NameSpan]:
         if span.label == "PERSON" and len(part) == 1:
             text = f"{text} {right[-1].text}"  # "Celestine" of "Celestine and Etta Tavernier"
         out.append(NameSpan(part.start, part.end, text, span.label, part.root))
-    return out
-
-
-_SHARED_HEADS = {"streets": "Street", "avenues": "Avenue", "roads": "Road", "rivers": "River", "lakes": "Lake",
-                 "islands": "Island", "mountains": "Mountain", "counties": "County", "bridges": "Bridge"}
-
-
-def shared_heads(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """Two names over "and" that share a plural head are two of its kind: "North Charles and East Eager Streets"
-    are North Charles Street and East Eager Street, "the Mississippi and Missouri Rivers" two rivers."""
-    out: list[NameSpan] = []
-    for span in spans:
-        prev = out[-1] if out else None
-        head = _SHARED_HEADS.get(doc[span.end - 1].lower_)
-        if prev is not None and head and span.end - span.start > 1 and prev.end + 1 == span.start \
-                and doc[prev.end].lower_ == "and" and doc[span.end - 1].text[:1].isupper() \
-                and "PERSON" not in (prev.label, span.label) and prev.text.split()[0].lower() not in given_names():
-            place = "LOC" if head in ("River", "Lake", "Mountain", "Island") else "FAC"
-            out[-1] = NameSpan(prev.start, prev.end, f"{prev.text} {head}", place, prev.root)
-            out.append(NameSpan(span.start, span.end, f"{doc[span.start:span.end - 1].text} {head}", place, span.root))
-            continue
-        out.append(span)
-    return out
-
-
-_CAMPUS_HEADS = {"university", "college", "institute"}
-
-
-def campus_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """A university and the campus its comma sets after it are one name: "California State University, Northridge",
-    "the University at Albany, SUNY" (as "University of California, Berkeley" is tagged whole). Not a place chain
-    ("Harvard University, Cambridge, Massachusetts") nor a list ("Harvard University, Stanford and MIT")."""
-    out: list[NameSpan] = []
-    for span in spans:
-        prev = out[-1] if out else None
-        if prev is not None and prev.label == "ORG" and doc[prev.end - 1].lower_ in _CAMPUS_HEADS \
-                and span.start == prev.end + 1 and doc[prev.end].text == "," and span.end - span.start == 1 \
-                and doc[span.start].dep_ == "appos" and (span.end >= len(doc) or doc[span.end].text != ","):
-            out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, "ORG", prev.root)
-            continue
-        out.append(span)
-    return out
-
-
-_PUBLISHING = {"publish", "print", "republish", "reprint", "co-publish"}
-
-
-def firm_listed(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
-    """Three or more one-word names listed after "published by" are one firm's partners: "published by Oliphant,
-    Anderson and Ferrier" (the tagger's place, person and place), "Harcourt, Brace and World". Two stay two
-    ("published by Macmillan and Longman")."""
-    out: list[NameSpan] = []
-    k = 0
-    while k < len(spans):
-        run = [spans[k]]
-        while k + len(run) < len(spans):
-            nxt, last = spans[k + len(run)], run[-1]
-            gap = [t.lower_ for t in doc[last.end:nxt.start]]
-            if nxt.end - nxt.start != 1 or gap not in ([","], ["and"], [",", "and"]):
-                break
-            run.append(nxt)
-        first = run[0]
-        by = doc[first.start - 1] if first.start > 0 else None
-        if len(run) >= 3 and all(s.end - s.start == 1 and doc[s.start].is_title for s in run) and by is not None \
-                and by.lower_ == "by" and by.head.lemma_.lower() in _PUBLISHING:
-            text = doc[first.start:run[-1].end].text
-            out.append(NameSpan(first.start, run[-1].end, text, "ORG", doc[first.start:run[-1].end].root))
-            k += len(run)
-            continue
-        out.append(spans[k])
-        k += 1
     return out
 
 

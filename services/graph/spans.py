@@ -33,17 +33,13 @@ from services.graph.name_bounds import (
     repair,
     seat_cut,
 )
+from services.graph.name_lists import campus_joined, city_country_split, firm_listed, listed_split, shared_heads
 from services.graph.name_pairs import (
     adjoined,
     and_joined,
-    campus_joined,
-    city_country_split,
     family_surnames,
-    firm_listed,
-    listed_split,
     nationality_joined,
     pair_split,
-    shared_heads,
     shared_surnames,
 )
 from services.graph.name_span import ENTITY as ENTITY

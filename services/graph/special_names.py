@@ -2,8 +2,8 @@
 
 - A work titled by its musical key: "Toccata, Adagio, and Fugue in C major", "Sonata in B-flat minor",
   "Flute Sonata in D" is one title, where the tagger gives an organisation, a people and a person.
-- A name joined by a patronymic particle: "Rhys ap Tewdwr", "Gwladys ferch Rhiwallon ap Cynfyn",
-  "Ahmad ibn Hanbal" is one person, where the tagger keeps only a part ("Tewdwr").
+- A name joined by a patronymic or a Dutch or German particle: "Rhys ap Tewdwr", "Gwladys ferch Rhiwallon ap
+  Cynfyn", "Ahmad ibn Hanbal", "Jean vander Bruggen" is one person, where the tagger keeps only a part ("Tewdwr").
 
 - A person with a nickname in quotation marks inside the name: 'Robert A. "Bob" Starr', 'Ilario "Larry Baione"
   Zannino' is one person (named without the nickname), where the tagger gives the nickname and the surname apart
