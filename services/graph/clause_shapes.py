@@ -9,10 +9,11 @@ from dataclasses import replace
 from typing import Any
 
 from services.graph.classes import class_label
+from services.graph.coordination import SUBJECTS
 from services.graph.coreference import Ref
 from services.graph.gazetteer import country_names, us_states
 from services.graph.name_span import NameSpan
-from services.graph.resolver import SUBJECTS, Resolver, Triple
+from services.graph.resolver import Resolver, Triple
 
 # Nouns naming a part of what their "of" names: "that part of the territory of that State lying between the
 # Nueces and the Rio Grande" is the part that lies there, not the State.

@@ -7,8 +7,9 @@ from typing import Any
 
 from services.graph.classes import class_label
 from services.graph.clause_shapes import qualified, role_as_verb, trailing_participle
+from services.graph.coordination import SUBJECTS, clause_opened, with_conj
 from services.graph.coreference import Ref
-from services.graph.resolver import SUBJECTS, Resolver, clause_opened, name_before, with_conj
+from services.graph.resolver import Resolver, name_before
 from services.graph.spans import kind
 
 OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her

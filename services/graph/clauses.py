@@ -34,11 +34,12 @@ from services.graph.clause_shapes import (
     role_as_verb,
 )
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
+from services.graph.coordination import with_conj
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.noun_facts import noun_facts
 from services.graph.path_facts import TIME_PREPS, path_facts
-from services.graph.resolver import BODY_PARTS, LISTING, Resolver, Triple, ranked, with_conj
+from services.graph.resolver import BODY_PARTS, LISTING, Resolver, Triple, ranked
 from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.graph.resolver import SUBJECTS
+from services.graph.coordination import SUBJECTS
 
 HYPOTHETICAL = {"would", "could", "might", "may", "should", "shall", "must"}
 CONDITIONAL = {"if", "unless", "whether"}

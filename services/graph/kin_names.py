@@ -11,11 +11,10 @@ from typing import Any
 
 from services.graph.coreference import Ref
 from services.graph.name_span import NameSpan
-from services.graph.name_words import given_names
+from services.graph.name_words import NAME_SUFFIXES, given_names
 
 _KIN = {"brother", "brothers", "sister", "sisters", "sibling", "siblings", "son", "sons", "daughter", "daughters",
         "twin", "twins", "half-brother", "half-sister"}
-_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 
 
 def kin_name(span: NameSpan, owner_of: Callable[[Any], list[Ref]]) -> str | None:
@@ -43,7 +42,7 @@ def kin_name(span: NameSpan, owner_of: Callable[[Any], list[Ref]]) -> str | None
     words = people[0].name.split(",")[0].split()
     if people[0].label != "PERSON" and (not words or words[0].lower() not in given_names()):
         return None  # (the topic still untyped: "Edward Stourton, 10th Baron Stourton")
-    while words and words[-1].lower() in _SUFFIXES:
+    while words and words[-1].lower().rstrip(".") in NAME_SUFFIXES:
         words.pop()
     if len(words) < 2 or not words[-1][:1].isupper() or words[-1].lower() in given_names() \
             or words[0] == span.text:

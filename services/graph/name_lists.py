@@ -1,7 +1,8 @@
 """Names a list or a comma makes (read by services/graph/spans.py): one tagged span over a list is its members
 ("Kauai, Maui"; "Kingston Jamaica" a city and its country; "North Charles and East Eager Streets" two streets),
 and a list or a comma inside one name stays in it ("Oliphant, Anderson and Ferrier", a publisher; "California
-State University, Northridge"). Names joined or split over "and" alone are services/graph/name_pairs.py's."""
+State University, Northridge"); peoples listed after a language are languages. Names joined or split over "and"
+alone are services/graph/name_pairs.py's."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import Any
 
 from services.graph.gazetteer import country_names, place_names
 from services.graph.name_span import ENTITY, NameSpan
-from services.graph.name_words import COMPANY_SUFFIXES, given_names
+from services.graph.name_words import COMPANY_SUFFIXES, NAME_SUFFIXES, given_names
 
-_SUFFIXES = COMPANY_SUFFIXES | {"jr", "sr", "ii", "iii", "iv"}
+_SUFFIXES = COMPANY_SUFFIXES | NAME_SUFFIXES
 
 
 def listed_split(doc: Any, span: NameSpan) -> list[NameSpan]:
@@ -123,4 +124,20 @@ def firm_listed(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
             continue
         out.append(spans[k])
         k += 1
+    return out
+
+
+def languages_listed(spans: list[NameSpan]) -> list[NameSpan]:
+    """Peoples listed after a language are languages: "published games in English, French, … Hungarian" (the
+    tagger: English a language, the rest peoples)."""
+    languages = {s.root.i for s in spans if s.label == "LANGUAGE" and s.root is not None}
+    out = []
+    for span in spans:
+        first = span.root
+        while first is not None and first.dep_ in ("conj", "appos") and first.head.i < first.i \
+                and first.i not in languages:
+            first = first.head
+        if span.label == "NORP" and first is not None and first.i in languages:
+            span = NameSpan(span.start, span.end, span.text, "LANGUAGE", span.root)
+        out.append(span)
     return out

@@ -28,6 +28,9 @@ COMPANY_HEADS = {"cruises", "airlines", "airways", "records", "studios", "pictur
                  "broadcasting", "communications", "technologies", "laboratories", "labs", "pharmaceuticals",
                  "foods", "brewing", "distribution", "co", "co."}  # "Zeitgeist Films" is no one's surname
 # The legal forms that end a company's or a club's name ("Harris, Forbes & Co.", "Baltimore Orioles F.C.")
+# Generations after a person's name ("Hank Williams, Jr.", "Henry Ford II"): no part of the surname
+NAME_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
+
 COMPANY_SUFFIXES = {"inc", "ltd", "llc", "plc", "co", "corp", "bros", "f.c", "fc", "afc", "a.f.c", "s.a", "ag", "gmbh",
                     "n.v", "s.p.a", "oy", "ab", "a/s", "lp", "llp"}
 

@@ -9,10 +9,11 @@ from typing import Any
 
 from services.graph.classes import class_label
 from services.graph.clause_shapes import name_before_by, naming_the
+from services.graph.coordination import with_conj
 from services.graph.coreference import Ref
 from services.graph.gazetteer import is_demonym, place_names
 from services.graph.name_bounds import PEERAGES
-from services.graph.resolver import Resolver, Triple, with_conj
+from services.graph.resolver import Resolver, Triple
 from services.graph.spans import kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
+from services.graph.coordination import SUBJECTS, opens_a_clause
 from services.graph.coreference import Ref
-from services.graph.resolver import SUBJECTS, Resolver, Triple, counted_members, opens_a_clause, possessor, words_between
+from services.graph.resolver import Resolver, Triple, counted_members, possessor, words_between
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 
 NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}

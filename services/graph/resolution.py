@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.graph.entities import entity_key
-from services.graph.name_words import given_names
+from services.graph.name_words import NAME_SUFFIXES, given_names
 from services.graph.spans import ENTITY, compatible, is_honorific, kind
 from services.graph.type_evidence import CHECKED, same_type
 
@@ -159,13 +159,10 @@ def _evident(ent: DocEntity) -> str:
     return ENTITY
 
 
-_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
-
-
 def _bare_key(ent: DocEntity) -> list[str]:
     """The words of an entity's key without a generational suffix ("George William Wilson, Sr." ends with Wilson)."""
     words = ent.key.split()
-    while len(words) > 2 and words[-1] in _SUFFIXES:
+    while len(words) > 2 and words[-1] in NAME_SUFFIXES:
         words = words[:-1]
     return words
 

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.graph.classes import class_label
+from services.graph.coordination import SUBJECTS as SUBJECTS
+from services.graph.coordination import with_conj
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
 from services.graph.gazetteer import is_demonym
 from services.graph.kin_names import kin_name
 from services.graph.spans import NameSpan, compatible, kind
 
-SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 LISTING = {"as", "including", "like", "among"}
 NAMED_BY_OF = {"GPE", "LOC", "FAC", "ORG"}
 # Classes of places whose "of" gives their name ("the state of Texas", "the Canadian province of Ontario")
@@ -347,48 +348,6 @@ def possessor(span: Any, doc: Any) -> bool:
 def words_between(first: Any, last: Any) -> int:
     """How many tokens other than punctuation lie strictly between two tokens ('album, "Vicious Lies …"': none)."""
     return sum(not t.is_punct for t in first.doc[first.i + 1:last.i])
-
-
-def with_conj(tokens: Any) -> list[Any]:
-    """The tokens and the later members of their coordinations, without a member that opens the next clause."""
-    out = []
-    for tok in tokens:
-        out.append(tok)
-        out += [c for c in tok.conjuncts if c.i > tok.i and not opens_a_clause(c)]
-    return out
-
-
-_FINITE = {"VBD", "VBZ", "VBP"}
-
-
-def opens_a_clause(member: Any) -> bool:
-    """A coordinated name that is the subject of the verb after it (or after its aside), which has no subject of its
-    own: in "Layden resigned as NFL Commissioner and Bert Bell, co-founder of the Philadelphia Eagles, replaced him"
-    Bell replaced him; he is no second thing Layden resigned as."""
-    return clause_opened(member) is not None
-
-
-def clause_opened(member: Any) -> Any | None:
-    """The verb whose subject ``member`` is (see :func:`opens_a_clause`), or None."""
-    doc = member.doc
-    if member.dep_ != "conj" or member.i + 1 >= member.sent.end:
-        return None
-    first = member
-    while first.dep_ == "conj" and first.head.i != first.i:
-        first = first.head
-    if first.dep_ not in ("pobj", "dobj", "attr", "oprd", "appos"):
-        return None  # "My Administration and the Congress, working together, have demonstrated": a subject list
-    if doc[member.i + 1].text != ",":
-        return next((t for t in doc[member.i + 1:member.sent.end] if t.pos_ == "VERB" and t.tag_ in _FINITE
-                     and t.left_edge.i == member.i + 1 and t.dep_ in ("conj", "advcl")
-                     and not any(c.dep_ in SUBJECTS for c in t.children)), None)  # "Chet Atkins played lead guitar
-        # and Ernie Newton played bass", "Olivier Panis … appears on the French edition and Jean Alesi in his
-        # Benetton appears on the Japanese edition": the verb right after the member (and its own words) is his
-    for tok in doc[member.i + 2:member.sent.end]:
-        if tok.pos_ in ("VERB", "AUX") and tok.tag_ in _FINITE:
-            verb = tok.head if tok.dep_ in ("aux", "auxpass") else tok  # "…, Woody Allen, have cited": the list's
-            return verb if doc[tok.i - 1].text == "," and not any(c.dep_ in SUBJECTS for c in verb.children) else None
-    return None
 
 
 def name_before(verb: Any, resolver: Resolver) -> Ref | None:

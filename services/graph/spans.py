@@ -33,7 +33,14 @@ from services.graph.name_bounds import (
     repair,
     seat_cut,
 )
-from services.graph.name_lists import campus_joined, city_country_split, firm_listed, listed_split, shared_heads
+from services.graph.name_lists import (
+    campus_joined,
+    city_country_split,
+    firm_listed,
+    languages_listed,
+    listed_split,
+    shared_heads,
+)
 from services.graph.name_pairs import (
     adjoined,
     and_joined,
@@ -259,25 +266,9 @@ def name_spans(doc: Any) -> list[NameSpan]:
              and not is_building_style(doc, s.start, s.end)  # "a Greek Revival home": its style, not its name
              and not degree_field(doc, s.start) and not job_field(doc, s.start, s.end)
              and not award_category_tail(doc, s.start)]  # "… Supporting Actress in a Comedy Series"  # "a Bachelor of Fine Arts"
-    spans = _languages_listed(sorted(spans, key=lambda s: s.start))
+    spans = languages_listed(sorted(spans, key=lambda s: s.start))
     spans = adjoined(doc, and_joined(doc, nationality_joined(doc, firm_listed(doc, campus_joined(doc, spans)))))
     return shared_heads(doc, family_surnames(shared_surnames(doc, spans)))
-
-
-def _languages_listed(spans: list[NameSpan]) -> list[NameSpan]:
-    """Peoples listed after a language are languages: "published games in English, French, … Hungarian" (the
-    tagger: English a language, the rest peoples)."""
-    languages = {s.root.i for s in spans if s.label == "LANGUAGE" and s.root is not None}
-    out = []
-    for span in spans:
-        first = span.root
-        while first is not None and first.dep_ in ("conj", "appos") and first.head.i < first.i \
-                and first.i not in languages:
-            first = first.head
-        if span.label == "NORP" and first is not None and first.i in languages:
-            span = NameSpan(span.start, span.end, span.text, "LANGUAGE", span.root)
-        out.append(span)
-    return out
 
 
 # Offices whose field is a portfolio, not a body ("the CEO of Beta Industries" names a company)
