@@ -268,17 +268,20 @@ def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
     found = own(verb)
     if not found and passive:
         for conj in verb.conjuncts:
-            if conj.i > verb.i and conj.tag_ == "VBN" and not any(c.dep_ in SUBJECTS for c in conj.children):
+            if conj.i > verb.i and conj.tag_ == "VBN" and not any(c.dep_ in SUBJECTS for c in conj.children) \
+                    and not (_modified(verb) and _modified(conj)):
+                # "written and directed by X", "recorded and mixed at Minutia Studios by X"; not "recorded in 1996
+                # and released on July 15, 1997 by Capitol": two verbs each with a complement of its own are two
+                # clauses, and the first leaves its doer unsaid
                 found = own(conj)
                 if found:
                     break
     return found
 
 
-
-
-
-
+def _modified(verb: Any) -> bool:
+    """A verb with a time, place or manner of its own besides its agent ("released on July 15 by Capitol")."""
+    return any(c.dep_ in ("prep", "npadvmod", "advcl") and c.lower_ != "by" for c in verb.children)
 
 
 def _owners(noun: Any, resolver: Resolver) -> list[Ref]:

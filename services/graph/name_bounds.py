@@ -9,7 +9,7 @@ from typing import Any
 
 from services.graph.classes import CLASS_TYPES, head_label
 from services.graph.entities import entity_key
-from services.graph.gazetteer import region_names
+from services.graph.gazetteer import is_demonym, region_names
 from services.graph.name_words import (
     _DEMONYM,
     _NUMBERED,
@@ -205,6 +205,9 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     if start >= 1 and not doc[start - 1].whitespace_ and doc[start - 1].text[:1].isupper() \
             and any(c in doc[start - 1].text for c in "$!"):
         start -= 1  # "A$AP Mob": the tokenizer splits a word at its symbol
+    if start >= 2 and doc[start - 1].lower_ in ("'s", "’s", "'") and doc[start - 2].lower_ in _FOR_WHOM \
+            and doc[start - 2].text[:1].isupper() and CLASS_TYPES.get(doc[end - 1].lower_) == "ORG":
+        start -= 2  # "the Women's Korean Basketball League": a body for women, not a possession of theirs
     if start >= 1 and doc[start - 1].text == "The" and not doc[start - 1].is_sent_start:
         start -= 1  # "a member of The Cult": a capital "The" inside a sentence is the name's
     if start >= 2 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_ \
@@ -212,8 +215,13 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         start -= 2  # "All-Star Game", not "Star Game"
     elif start >= 4 and _joined(doc, start - 4, start):
         start -= 4  # "Jupille-sur-Meuse", not "Meuse"
+    if label == "NORP" and end + 1 < len(doc) and doc[end].text == "-" and not doc[end].whitespace_ \
+            and not doc[end - 1].whitespace_ and is_demonym(doc[end + 1].text):
+        end += 2  # "an Italian-American crime family", "a Canadian-American actor": one people, not the first
     if end + 4 <= len(doc) and _joined(doc, end - 1, end + 3):
         end += 4  # "Stratford-upon-Avon", not "Stratford"
+    if end < len(doc) and doc[end - 1].lower_ in ("'s", "’s") and end - start > 1:
+        end -= 1  # the tagger's "Turkish Women's" + "Basketball League": the possessive is read below
     if end + 1 < len(doc) and doc[end].lower_ in ("'s", "’s"):  # "Turkish Women's Basketball League"
         last = end + 1
         while last < len(doc) and is_propn(doc[last]) and not doc[last].ent_type_:
@@ -230,8 +238,16 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     while end - start > 1 and (doc[start].text in ("the", "a", "an", "'s", "’s") or (doc[start].lower_ in ("the", "a", "an")
                                                                                  and doc[start].is_sent_start)):
         start += 1  # "the Chicago Cubs" is "Chicago Cubs"; "The Beatles" mid-sentence keeps its article
+    cut = next((t.i for t in doc[start + 1:end - 1] if t.lower_ == "for" and any(
+        o.dep_ == "pobj" and o.i < end and any(c.dep_ == "conj" and c.i >= end for c in o.children) for o in t.children)), None)
+    if cut is not None:
+        end = cut  # "published by Codemasters for PlayStation, Microsoft Windows and Game Boy Color": a list of
+        # what it was made for, not a body's name ("the Center for Middle Eastern Studies" lists nothing)
     return start, end
 
+
+# Whom a body is for, in its name's possessive ("Women's", "Young Men's", "Boys'")
+_FOR_WHOM = {"women", "men", "children", "people", "girls", "boys", "ladies", "workers", "veterans", "peoples"}
 
 # Words of an office written before a holder's name ("Premier", "Minority Leader", "State Senator")
 _OFFICE_WORDS = _TITLES | _OFFICES | _RANKS | {"leader", "minority", "majority", "whip", "state", "senate", "house"}

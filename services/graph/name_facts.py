@@ -15,6 +15,7 @@ from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
 
 # Sides of a chamber a leader leads, not the chamber: "Senate Minority Leader", "House Majority Leader"
 _SIDES = {"minority", "majority", "opposition", "floor", "deputy", "assistant", "vice", "acting"}
+_BROADCASTERS = {"tv", "television", "network", "channel", "radio", "fm", "broadcasting"}
 _LEAGUES = {"league", "conference", "association", "federation", "division", "union", "circuit", "tour"}
 
 
@@ -36,6 +37,9 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     owned = RELATED_TO if kind(ref.label) == "work" else "owned_by"
                     if owner.name.split()[-1].lower() in _LEAGUES and kind(ref.label) in ("org", "other"):
                         owned = "member_of"  # "the National Football League's Detroit Lions": a member, not owned
+                    elif owner.name.split()[-1].lower() in _BROADCASTERS and kind(ref.label) in ("org", "other"):
+                        owned = RELATED_TO  # "NBA TV's NBA Inside Stuff": a channel airs a show, owns no body
+                        raw = f"{resolver.by_token[child.i][0].text}'s {span.text}"
                     out.append(Triple(ref, owned, raw, owner, frozenset()))
             elif child.dep_ == "appos" and child.i not in resolver.by_token and not any(
                     g.dep_ in ("conj", "appos", "compound") and g.i > child.i and g.i in resolver.by_token

@@ -154,7 +154,7 @@ def name_spans(doc: Any) -> list[NameSpan]:
                 taken.add(k)
             continue
         if 2 <= end - start <= 3 and is_demonym(doc[start].text) and _after_article(doc, start) \
-                and end < len(doc) and doc[end].pos_ == "NOUN" \
+                and end < len(doc) and doc[end].pos_ == "NOUN" and doc[start + 1].text != "-" \
                 and head_label([t.text for t in doc[start:end]]) is None and not any(t.is_upper for t in doc[start:end]):
             spans.append(NameSpan(start, start + 1, doc[start].text, "NORP", doc[start]))
             taken.add(start)  # "a Jamaican Reggae singer": a nationality and a genre, no body's name
