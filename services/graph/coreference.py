@@ -103,6 +103,7 @@ class Context:
     classes: dict[str, Ref] = field(default_factory=dict)  # class noun -> the last name stated to be one
     background: set[int] = field(default_factory=set)  # ids of people named only as someone's kin ("daughter of X")
     in_order: list[Ref] = field(default_factory=list)  # the paragraph's names in the order the text gives them
+    topic_personal: bool = False  # the text has called the topic "he" or "she": no "it" of its is the topic
 
     def new_paragraph(self) -> None:
         self.previous_subject = None
@@ -134,6 +135,7 @@ class Context:
             peerage = self.topic is not None and _a_title(self.topic)
             if self.topic and not peerage and (topic_kind == "person" or (not self.topic.stated
                                                                         and topic_kind in ("org", "other"))):
+                self.topic_personal = True
                 return self.topic  # a name the tagger called an organisation, that the text calls "he"
             if prev and kind(prev.label) == "person" and not _a_title(prev):
                 return prev
@@ -147,8 +149,9 @@ class Context:
             prev_thing = prev if prev and kind(prev.label) not in ("person", "group") and prev.label != ENTITY else None
             if self.topic and topic_kind != "person":
                 return self.topic
-            if self.topic and not self.topic.stated:  # tagged a person, yet called "it": a thing, unless a
-                return prev_thing or self.topic  # thing was the last subject
+            if self.topic and not self.topic.stated and not self.topic_personal:  # tagged a person, yet called
+                return prev_thing or self.topic  # "it": a thing, unless a thing was the last subject (or the text
+            # called the topic "he": "Carr released "Been a Long Time" … It peaked at number 33" is the single)
             return prev_thing
         if word in PLURAL:
             if self.topic and topic_kind in COLLECTIVE_KINDS:

@@ -5,6 +5,8 @@ on the commit before its rule; the guards keep right names and facts of the same
 from __future__ import annotations
 
 import pytest
+from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
+from llama_index.core.schema import TextNode
 
 from services.graph.extraction import SpacyTemporalExtractor
 from tests.services.graph.test_name_extents import assert_facts
@@ -85,3 +87,20 @@ def test_a_list_after_for_is_cut_from_the_name(extractor, text, whole, merged):
 def test_two_peoples_over_a_hyphen_are_one_nationality(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
 
+
+# -- "it" is no person the text has called "he" -----------------------------------------------------------------
+def test_it_is_not_a_topic_the_text_calls_he(extractor):
+    text = ('Wesley Dean "Wes" Carr (born 14 September 1982), also recording as Buffalo Tales, is an Australian '
+            'singer-songwriter and multi-instrumentalist, best known for winning the sixth season of "Australian '
+            'Idol" in 2008.  He released his first studio album, "Simple Sum", independently in 2008 shortly before '
+            'entering "Australian Idol".  In June 2011, Carr released "Been a Long Time", the lead single from his '
+            'third album.  It peaked at number 33 on the ARIA Singles Chart.')
+    node = TextNode(text=text, start_char_idx=0, metadata={"rag_title": "Wes Carr"})  # as ingestion gives it
+    extractor([node])
+    keys = {e.id: e.properties["key"] for e in node.metadata[KG_NODES_KEY]}
+    found = {(keys[r.source_id], r.label, keys[r.target_id]) for r in node.metadata[KG_RELATIONS_KEY]}
+    assert ("wesley dean carr", "released", "been a long time") in found, found
+    assert not any(t == "aria singles chart" for _, _, t in found), found
+    # guard: a body the tagger called a person, that its text calls "it", is still the topic of "it"
+    assert_facts(extractor, "Mirage was a heavy metal band from Manchester. It released Blind Fury in 1981.",
+                 "Mirage", None, ("mirage", "released", "blind fury"))
