@@ -28,7 +28,9 @@ OPENING = {"from", "since", "after", "starting", "beginning"}
 CLOSING = {"until", "till", "til", "to", "through", "before", "thru"}
 _RANGE = re.compile(r"^(.*?\d{3,4}.*?)\s*(?:–|—|-|to|until|till|and|through)\s*(.*?\d{3,4}.*)$")
 _OPEN_RANGE = re.compile(r"^(.*?[A-Za-z].*?)\s+(?:–|—|-|to|until|till|through)\s+(.*?(\d{3,4})\D*)$")
+_LOOSE = {"after", "before"}  # a bound of a time the text leaves open, when it names an event and not a date
 _INNER = {"in", "on", "at", "during", "of"}  # a date's own preposition inside an event that "from"/"until" takes
+_OPEN_PAIR = re.compile(r"^(.*?[A-Za-z].*?)\s+and\s+(.*?(\d{3,4})\D*)$")
 _YEARISH = re.compile(r"^\d{3,4}$")
 _RELATIVE = re.compile(r"\b(today|yesterday|tomorrow|now|recent|last|next|ago|this|current|later|earlier|age)\b", re.I)
 
@@ -66,8 +68,9 @@ def _governor(token: Any) -> tuple[Any | None, str | None, bool]:
         if node.pos_ in ("VERB", "AUX"):
             return node, prep, opened
         if node.pos_ in ("NOUN", "PROPN") and prep is None and not (
-                node.dep_ == "pobj" and node.head.lower_ in OPENING | CLOSING | {"between"}):
+                node.dep_ == "pobj" and node.head.lower_ in (OPENING | CLOSING | {"between"}) - _LOOSE):
             return None, None, False  # "a 1975 film": the date qualifies a noun; not "from the 1990 election"
+            # ("After the 2012 series of "The Thick of It", he has produced …": some time after that series)
         if node.pos_ == "NOUN" and node.dep_ == "appos" and prep is not None and not opened \
                 and prep not in OPENING | CLOSING | {"between", "to"}:
             return None, None, False  # "the New York Giants, the league's champion for the 1938 season": the date
@@ -125,13 +128,15 @@ Dated = tuple[str, str]  # (ISO date, precision)
 def _ends(text: str) -> tuple[Dated | None, Dated | None]:
     if _RELATIVE.search(text):
         return None, None
+    between = text.strip().lower().startswith("between ")
     text = re.sub(r"^(from|between|since)\s+", "", text.strip(), flags=re.I)
     m = _RANGE.match(text)
     if m:
         first, second = _read(m.group(1)), _read(m.group(2))
         if first and second and first[0] <= second[0]:
             return first, second
-    m = _OPEN_RANGE.match(text)
+    m = _OPEN_RANGE.match(text) or (_OPEN_PAIR.match(text) if between else None)  # "between January and August
+    # 2008": the year is said once (not "June and July 2014" alone, two months of something)
     if m and not re.search(r"\d{3,4}", m.group(1)):  # "June 23 to August 12, 2014": the year is said once
         first, second = _read(f"{m.group(1)}, {m.group(3)}"), _read(m.group(2))
         if first and second and first <= second:

@@ -101,6 +101,12 @@ def checked_label(t: Triple) -> Triple:
         return replace(t, label="starred_in" if end_kind(t.object) == "work" else RELATED_TO)
     if t.label == "starred_in" and t.subject.label == "ORG" and end_kind(t.subject) in ("org", None):
         return replace(t, label=RELATED_TO)  # "a basketball team that plays in the Basketball Bundesliga": no role
+    if t.label == "starred_in" and t.object.label == "ORG" and end_kind(t.object) is None and words[:1] \
+            and words[0].startswith("play"):
+        return replace(t, label=RELATED_TO)  # "a footballer who played with Carlton in the VFL": a league, no show
+    if t.label == "portrayed" and end_kind(t.subject) == "work" and end_kind(t.object) == "person":
+        return replace(t, label="stars")  # "It stars Sandra Oh as a sex researcher and Suzy Nakamura as a
+        # subject": the film stars her; a film plays no one
     if t.label == "won" and t.object.label == "WORK_OF_ART" and words[:1] and words[0].startswith(("achiev", "gain")):
         return replace(t, label=RELATED_TO, unsaid=True)  # "achieved chart success with the singles … "Jet Set"",
         # "gained recognition in … "Superstar K4"": a work made or shown in, no prize, and the verb alone says nothing

@@ -46,8 +46,9 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     and g.pos_ == "PROPN" and not any(c.dep_ == "prep" and child.i < c.i < g.i for c in child.children)
                     for g in child.children):
                 # (not "Nigella Lawson, American chef and food writer Anthony Bourdain": the noun titles the next name)
-                if _describes_another(child, ref) or any(c.lower_ in ("namely", "including", "especially", "notably")
-                                                         for c in child.children if c.dep_ == "advmod"):
+                if _describes_another(child, ref) or _conjoined(child) \
+                        or any(c.lower_ in ("namely", "including", "especially", "notably")
+                               for c in child.children if c.dep_ == "advmod"):
                     continue  # "the American Mafia, namely the DeCavalcante crime family of Newark": one of it
                 role = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "as" and c.i < child.i), None)
                 if role is not None:  # "stars Taron Egerton as Eddie Edwards, a British skier": the part's, if named
@@ -82,6 +83,13 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                 if class_label(child.lemma_) and not (child.i and child.doc[child.i - 1].lower_ in ("best", "outstanding")):
                     resolver.context.state_class(ref, child.lemma_)  # (not "a Best Director Oscar": a prize's category)
     return out
+
+
+def _conjoined(noun: Any) -> bool:
+    """An appositive the parser hung on the name before an "and": "the first wife of Hank Williams, Sr. and the
+    mother of Hank Williams, Jr." is a second noun of the one who is the wife, not of her husband."""
+    first = noun.left_edge.i
+    return first > 0 and noun.doc[first - 1].lower_ in ("and", "or")
 
 
 def _describes_another(noun: Any, ref: Any) -> bool:

@@ -90,7 +90,9 @@ def campus_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
         prev = out[-1] if out else None
         if prev is not None and prev.label == "ORG" and doc[prev.end - 1].lower_ in _CAMPUS_HEADS \
                 and span.start == prev.end + 1 and doc[prev.end].text == "," and span.end - span.start == 1 \
-                and doc[span.start].dep_ == "appos" and (span.end >= len(doc) or doc[span.end].text != ","):
+                and doc[span.start].dep_ == "appos" and (span.end + 1 >= len(doc) or doc[span.end].text != ","
+                                                         or not doc[span.end + 1].text[:1].isupper()):
+            # ("the Minnesota State University, Mankato, a position he held": a comma before a common word)
             out[-1] = NameSpan(prev.start, span.end, doc[prev.start:span.end].text, "ORG", prev.root)
             continue
         out.append(span)

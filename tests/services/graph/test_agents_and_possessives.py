@@ -9,6 +9,7 @@ from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
 from llama_index.core.schema import TextNode
 
 from services.graph.extraction import SpacyTemporalExtractor
+from tests.services.graph.test_fact_quality import extract
 from tests.services.graph.test_name_extents import assert_facts
 from tests.services.graph.test_name_precision import names
 
@@ -104,3 +105,55 @@ def test_it_is_not_a_topic_the_text_calls_he(extractor):
     # guard: a body the tagger called a person, that its text calls "it", is still the topic of "it"
     assert_facts(extractor, "Mirage was a heavy metal band from Manchester. It released Blind Fury in 1981.",
                  "Mirage", None, ("mirage", "released", "blind fury"))
+
+
+# -- a campus before a comma and a common word ----------------------------------------------------------------
+def test_a_campus_before_a_comma_and_a_common_word_is_the_universitys(extractor):
+    text = ("Todd Hoffner is an American football coach. He is the current head football coach at the Minnesota State "
+            "University, Mankato, a position he held from 2008 to 2011.")
+    assert "minnesota state university, mankato" in names(extractor, text)
+    # guard: a place chain after a university stays places
+    assert "harvard university, cambridge" not in names(extractor, "He taught at Harvard University, Cambridge, "
+                                                                   "Massachusetts.")
+
+
+# -- dates an event's "after" or "before" leaves open, and a range over "between … and" ------------------------
+@pytest.mark.parametrize(("text", "topic", "fact", "dates"), [
+    ('Adam Tandy is an English television producer. After the 2012 series of "The Thick of It", he has produced '
+     '"Catastrophe" for Channel 4.', "Adam Tandy", ("adam tandy", "produced", "catastrophe"), (None, None)),
+    ("The Hamilton Skyhawks was a basketball franchise. The Skyhawks did not complete that season either, moving to "
+     "Edmonton, Alberta before the 1993 NBL playoffs.", "Hamilton Skyhawks",
+     ("hamilton skyhawks", "moved_to", "edmonton"), (None, None)),
+    ("Insurgentes is the debut solo album by Steven Wilson. The album was recorded all over the world in studios "
+     "from Mexico City to Japan and Israel, between January and August 2008.", "Insurgentes",
+     ("insurgentes", "related_to", "mexico city"), ("2008-01-01", "2008-08-01")),
+    # guard: an event's year after "from" still opens the fact
+    ("Warren Errol Truss is an Australian politician. He was the member of the House of Representatives for Wide "
+     "Bay from the 1990 election until his retirement in May 2016.", "Warren Errol Truss",
+     ("warren errol truss", "represented", "wide bay"), ("1990-01-01", "2016-05-01")),
+])
+def test_an_events_after_gives_no_date_and_between_and_is_a_range(extractor, text, topic, fact, dates):
+    found = {(s, r, o): p for s, r, o, p in extract(extractor, text, topic)[1]}
+    assert fact in found, found.keys()
+    assert (found[fact].get("valid_from"), found[fact].get("valid_until")) == dates, found[fact]
+
+
+# -- labels the ends refute, and an "and" the parser made an apposition ----------------------------------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("Scott Howell (born 10 May 1958) is a former Australian rules footballer who played with Carlton in the VFL "
+     "during the early 1980s.", "Scott Howell", ("scott howell", "starred_in", "vfl"),
+     ("scott howell", "related_to", "vfl")),
+    ("Barrier Device is a 2002 short film. It stars Sandra Oh as a sex researcher and Suzy Nakamura as a subject.",
+     "Barrier Device", ("barrier device", "portrayed", "suzy nakamura"), ("barrier device", "stars", "suzy nakamura")),
+    ("Audrey Mae Sheppard Williams was an American musician known for being the first wife of country music icon Hank "
+     "Williams, Sr. and the mother of Hank Williams, Jr.", "Audrey Mae Sheppard Williams",
+     ("hank williams sr", "parent_of", "hank williams jr"), None),
+    # guards: an actor still plays a part, and a plain appositive still describes its name
+    ("I Saw the Light is a 2015 American biographical drama film directed, written, and produced by Marc Abraham, "
+     "starring Tom Hiddleston as country music legend Hank Williams.", "I Saw the Light", None,
+     ("tom hiddleston", "portrayed", "hank williams")),
+    ("Joel White, the son of E. B. White, was a boat builder.", "Joel White", None,
+     ("joel white", "child_of", "e b white")),
+])
+def test_labels_the_ends_refute_and_a_conjoined_appositive(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
