@@ -56,11 +56,21 @@ def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
     for node in nodes:
         for m in node.metadata.get(MENTIONS_KEY, []):
             # (a name the tagger called a person whose words say otherwise is none: "Chandris Fantasy Cruises")
-            key = entity_key(strip_titles(m.name)) if m.type == "PERSON" and typed_name(m.name, m.type) == "PERSON" else ""
+            key = entity_key(strip_titles(m.name)) if _a_persons(m.name, m.type) else ""
             if key and len(key.split()) > 1 and key not in seen:
                 seen.add(key)
-                out.append((key, m.name, "PERSON", False, [], 1, False, None, False, True))
+                out.append((key, m.name, m.type, False, [], 1, False, None, False, True))
     return out
+
+
+def _a_persons(name: str, tag: str) -> bool:
+    """A mention that may be a person's full name: tagged one, or a given name and one more word the tagger
+    called an organisation ("a group led by Carroll Rosenbloom … Rosenbloom was granted an NFL team"), which keeps
+    the tagger's type (it may be a firm: "Morgan Stanley")."""
+    if tag == "ORG":
+        words = name.split()
+        return len(words) == 2 and words[0].lower() in given_names() and typed_name(name, "PERSON") == "PERSON"
+    return tag == "PERSON" and typed_name(name, tag) == "PERSON"
 
 
 def document_rows(*, document_id: int, collection_id: int, metadata: dict[str, Any], nodes: Sequence[BaseNode],

@@ -69,6 +69,13 @@ def office_body(doc: Any, start: int, end: int) -> bool:
         and doc[start - 2].lower_ in ("member", "members") and institution_end(doc, start, end) == end
 
 
+def _ruler_after(doc: Any, i: int, label: str) -> bool:
+    """A person's given name and regnal number after a place's "of": "the Australian state of South Australia of
+    Elizabeth II, Queen of Australia" names the state and its queen, not one place."""
+    return label in ("GPE", "LOC") and i + 1 < len(doc) and doc[i].text.lower() in given_names() \
+        and bool(_ROMAN.fullmatch(doc[i + 1].text))
+
+
 def numbered(doc: Any, start: int, end: int) -> bool:
     """Whether the number after a name is the name's: a model's letters and number ("the HD 21", "Heinkel HD 32"),
     a capitalised number word ("Formula One", "Air Force One"); not a count of what follows ("the NFL 10 teams")."""
@@ -142,7 +149,8 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
                 and label != "PERSON":
             end += 2  # "Marks & Spencer"
         elif tok.lower_ in ("of", "de") and label != "PERSON" and end + 1 < len(doc) and is_propn(doc[end + 1]) \
-                and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end):
+                and doc[end + 1].ent_iob_ != "B" and tok.head.i in range(start, end) \
+                and not _ruler_after(doc, end + 1, label):
             end += 1  # "United States House" + "of Representatives"; not "Smith of Boston" (a person)
         elif tok.lower_ == "of" and label in ("WORK_OF_ART", "ORG") and end + 1 < len(doc) \
                 and doc[end + 1].ent_iob_ == "B" and doc[end + 1].ent_type_ in ("NORP", "ORG", "WORK_OF_ART"):
@@ -307,6 +315,9 @@ def chain_end(doc: Any, i: int, taken: set[int]) -> int:
         if j + 1 < len(doc) and doc[j].text == "-" and not doc[j].whitespace_ and not doc[j - 1].whitespace_ \
                 and is_propn(doc[j + 1]):
             j += 1
+        elif j + 1 < len(doc) and re.fullmatch(r"U-?\d\d", doc[j].text) and is_propn(doc[j + 1]) \
+                and not doc[j + 1].ent_type_:
+            j += 1  # "the 2005 FIFA U-17 World Championship": an age class inside the name
         elif j + 1 < len(doc) and doc[j].lower_ in ("'s", "’s") and is_propn(doc[j + 1]):
             last = j + 1
             while last < len(doc) and is_propn(doc[last]) and not doc[last].ent_type_:

@@ -55,7 +55,7 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                     out += [t for p in role.children if p.dep_ == "pobj" and p.i in resolver.by_token
                             for t in noun_facts([resolver.by_token[p.i][1]], child, resolver, frozenset())]
                     continue
-                out += noun_facts([ref], child, resolver, frozenset())
+                out += noun_facts([_holder(child, ref, resolver)], child, resolver, frozenset())
             elif child.dep_ == "compound" and child.i not in resolver.by_token and child.pos_ in ("NOUN", "PROPN"):
                 for owner in child.children:
                     if owner.dep_ == "compound" and owner.i in resolver.by_token:
@@ -83,6 +83,18 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                 if class_label(child.lemma_) and not (child.i and child.doc[child.i - 1].lower_ in ("best", "outstanding")):
                     resolver.context.state_class(ref, child.lemma_)  # (not "a Best Director Oscar": a prize's category)
     return out
+
+
+def _holder(noun: Any, ref: Any, resolver: Resolver) -> Any:
+    """Who a person's title after a comma describes, where the parser hung it on a place before the name next to
+    it: "the state of South Australia of Elizabeth II, Queen of Australia" (the queen is Elizabeth II)."""
+    if class_label(noun.lemma_) != "PERSON" or kind(ref.label) != "place":
+        return ref
+    i = noun.left_edge.i - 1
+    while i > 0 and noun.doc[i].is_punct:
+        i -= 1
+    nearest = resolver.by_token.get(i)
+    return nearest[1] if nearest is not None and kind(nearest[1].label) != "place" else ref
 
 
 def _conjoined(noun: Any) -> bool:

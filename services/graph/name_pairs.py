@@ -23,13 +23,16 @@ def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
         if prev is not None and span.start == prev.end + 1 and doc[prev.end].lower_ == "and":
             text = doc[prev.start:span.end].text
             country = text.lower() in country_names()
+            # "the Trinidad and Tobago National U-17": a body named after a country so named
+            national = not country and any(doc[prev.start:k].text.lower() in country_names()
+                                           for k in range(span.start + 1, span.end))
             body = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and prev.label != "PERSON" \
                 and head_label(prev.text.split()) is None and head_label(span.text.split()) in ("ORG", "FAC")
             tail = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and span.end - span.start == 1 \
                 and (prev.label in ("ORG", "FAC") or class_label(prev.text.split()[-1]) in ("ORG", "FAC")) \
                 and span.text.lower() in common_words() and span.text.lower() not in given_names()
-            if country or body or tail:  # (a tail: "the Mount Vernon Hotel and Cafe", no café of its own)
-                label = "GPE" if country else prev.label if tail and not body else span.label
+            if country or national or body or tail:  # (a tail: "the Mount Vernon Hotel and Cafe", no café of its own)
+                label = "GPE" if country else prev.label if tail and not body and not national else span.label
                 out[-1] = NameSpan(prev.start, span.end, text, label, doc[prev.start:span.end].root)
                 continue
         out.append(span)

@@ -8,7 +8,9 @@ import pytest
 from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
 from llama_index.core.schema import TextNode
 
+from services.graph.document_facts import _found
 from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.resolution import resolve_document
 from tests.services.graph.test_fact_quality import extract
 from tests.services.graph.test_name_extents import assert_facts
 from tests.services.graph.test_name_precision import names
@@ -157,3 +159,46 @@ def test_an_events_after_gives_no_date_and_between_and_is_a_range(extractor, tex
 ])
 def test_labels_the_ends_refute_and_a_conjoined_appositive(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+# -- a ruler after a place's "of", a title after a comma, a body named after a country, an age class ------------
+def test_a_rulers_title_after_a_comma_is_the_rulers(extractor):
+    text = ("The Governor of South Australia is the representative in the Australian state of South Australia of "
+            "Elizabeth II, Queen of Australia.")
+    assert "south australia of elizabeth ii" not in names(extractor, text)
+    assert_facts(extractor, text, "Governor of South Australia", ("south australia", "king_of", "australia"),
+                 ("elizabeth ii", "king_of", "australia"))
+    # guard: a place's own "of" stays in its name, and a title after a person's name is still that person's
+    assert "united states house of representatives" in names(extractor, "He served in the United States House of "
+                                                                        "Representatives.")
+    assert_facts(extractor, "Bill Clinton of Arkansas, the 42nd President of the United States, spoke.", None, None,
+                 ("bill clinton", "president_of", "united states"))
+
+
+@pytest.mark.parametrize(("text", "whole", "fragment"), [
+    ("He was also the captain of the Trinidad and Tobago National U-17 and U-20 teams.",
+     "trinidad and tobago national u-17", "tobago national u-17"),
+    ("Rimyongsu supplied four players to the 2005 FIFA U-17 World Championship and five players to the 2007 FIFA "
+     "U-20 World Cup.", "fifa u-17 world championship", "world championship"),
+    # guard: a country named over "and" alone
+    ("He was born in Trinidad and Tobago.", "trinidad and tobago", "tobago"),
+])
+def test_a_country_over_and_and_an_age_class_stay_in_a_name(extractor, text, whole, fragment):
+    found = names(extractor, text)
+    assert whole in found and fragment not in found, found
+
+
+def test_a_surname_resolves_to_a_full_name_the_tagger_called_a_body(extractor):
+    text = ("In 1953, a Baltimore-based group led by Carroll Rosenbloom won the rights to a new Baltimore franchise.  "
+            "Rosenbloom was granted an NFL team, and was awarded the holdings of the defunct Dallas Texans "
+            "organization.")
+    node = TextNode(text=text, start_char_idx=0, metadata={"rag_topic": "Indianapolis Colts"})
+    extractor([node])
+    _, target = resolve_document(_found([node]))
+    assert target.get("rosenbloom") == "carroll rosenbloom", target
+    # guard: the full name keeps the tagger's type, so a firm named with a given name is made no person
+    node = TextNode(text="Morgan Stanley advised the bank on the deal. Stanley earned a large fee from Goldman Sachs.",
+                    start_char_idx=0)
+    extractor([node])
+    entities, target = resolve_document(_found([node]))
+    assert entities[target.get("stanley", "stanley")].type != "PERSON", entities
