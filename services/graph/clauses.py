@@ -38,7 +38,7 @@ from services.graph.coordination import with_conj
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.noun_facts import noun_facts
-from services.graph.path_facts import TIME_PREPS, path_facts
+from services.graph.path_facts import TIME_PREPS, path_facts, with_rank
 from services.graph.resolver import BODY_PARTS, LISTING, Resolver, Triple, ranked
 from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
@@ -235,7 +235,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ != "of"):
                     # "came under attack from friends of Johnson": an "of" names whose the friends are, not the verb's
                     inner_label = verb_label(lemma, inner.lower_, particle)
-                    raw = f"{_raw(verb, particle, child.text)} {pobj.text} {inner.text}"
+                    raw = f"{_raw(verb, particle, child.text)} {with_rank(pobj)} {inner.text}"  # "Vice President"
                     for o in (r for p in with_conj(c for c in inner.children if c.dep_ == "pobj")
                               for r in resolver.refs(p)):
                         out += [Triple(s, inner_label, raw, o, anchors) for s in subjects]

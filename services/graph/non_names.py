@@ -32,13 +32,23 @@ def _numbered_part(words: list[Any]) -> bool:
         t.like_num or t.ent_type_ in ("CARDINAL", "ORDINAL") or re.fullmatch(r"[IVXLC]+", t.text) for t in words[1:])
 
 
+def _counted(words: list[Any]) -> bool:
+    """A capitalised plural counted in digits is a class of things, no name: "the oldest of the 30 Residence Halls"
+    (not "won 3 Grammy Awards": a name's word; nor "the 2007 Ski Jumping World Championships": a year)."""
+    if not words or words[0].i == 0:
+        return False
+    count, last = words[0].doc[words[0].i - 1], words[-1]
+    return count.text.isdigit() and len(count.text) < 4 and count.head.i == last.i and last.lower_.endswith("s") \
+        and last.lower_[:-1] in common_words() and all(w.lower_ in common_words() for w in words[:-1])
+
+
 def is_capitalised_class(tokens: Any) -> bool:
     """Capitalised common nouns are no name ("the Empire of Brazil", "the Executive", "the Provinces", "the
     Postmaster-General", "His Majesty", "Vice President"): up to three class, title or office words, in the
     singular or plural; a name with one word that is not one ("Texas", "Congress", "General Electric") stays.
     Nor is a numbered part of a work alone ("Episode Nine")."""
     words = [t for t in tokens if t.text != "-"]
-    if _numbered_part(words):
+    if _numbered_part(words) or _counted(words):
         return True
     if len(words) > 3:
         return False

@@ -34,6 +34,13 @@ def _deputy(noun: Any) -> bool:
     return any(c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES for c in noun.children)
 
 
+def with_rank(noun: Any) -> str:
+    """A title with the rank that keeps it from the office's holder: "Vice President", not "President"."""
+    first = min((c.i for c in noun.children if c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES
+                 and c.i < noun.i), default=noun.i)
+    return noun.doc[first:noun.i + 1].text  # "Deputy Prime Minister", the words between them too
+
+
 def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[Triple],
                anchors: frozenset[int]) -> list[Triple]:
     """The fallback: a name in the verb's clause that no rule linked to its subject, linked by the dependency

@@ -186,11 +186,15 @@ class Resolver:
                        if p.dep_ == "pobj" and p.i in self.by_token and tok.lemma_.lower() in _NAMED_BY_ITS_OF]
             # "the US state of Massachusetts" is Massachusetts, a state of the US (but "the South West Slopes
             # region of New South Wales" is the region, "the Music division of Future US" the division)
-            if len(named) == 1 and not others and self.by_token[named[0].i][0].end == tok.i:  # not "the FBS football season"
+            indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an", "another", "each", "every", "some")
+                             for c in tok.children)  # "Another NFL team that played in Brooklyn": one of many
+            if len(named) == 1 and not others and not indefinite and self.by_token[named[0].i][0].end == tok.i:
+                # (not "the FBS football season")
                 span, ref = self.by_token[named[0].i]
                 place = span.label in ("GPE", "NORP", "LOC")  # "a Hong Kong Cantopop duo": where it is from
+                street = span.text.split()[-1].lower() in _STREETS  # "the Franklin Street building": where it is
                 if not (tok.lemma_.lower() in _SIDES and (place or is_demonym(span.text.split()[0]))) \
-                        and not (place and kind(label) != "place"):
+                        and not (place and kind(label) != "place") and not street:
                     return [ref]  # "the Carry On team" is the franchise's; "the English Test team" no England
         listed: list[Ref] = []
         for prep in (c for c in tok.children if c.dep_ == "prep"):
@@ -338,6 +342,9 @@ def counted_members(tok: Any) -> bool:
     name only says whose they were (but "two Golden Globe Awards" are awards won)."""
     return any(c.dep_ == "nummod" and c.ent_type_ == "CARDINAL" for c in tok.children) and any(
         c.dep_ == "amod" and c.lower_ in ("other", "former", "fellow") for c in tok.children)
+
+
+_STREETS = {"street", "avenue", "road", "boulevard", "lane", "square", "drive", "place", "row"}
 
 
 def possessor(span: Any, doc: Any) -> bool:
