@@ -105,6 +105,10 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
             if objects and (node.dep_ == "xcomp" or any(c.lower_ == "as" for c in node.children)):
                 # "requested Madison to prepare", "considered Texas as no longer constituting": the object acts
                 return [r for o in with_conj(objects) for r in resolver.refs(o)], passive, []
+        if node.dep_ in ("xcomp", "advcl") and node.head.i < node.i and any(
+                t.lower_ == "that" and t.dep_ == "mark" for t in doc[node.head.i + 1:node.i]):
+            break  # "Snoop Dogg later revealed that … the song was co-produced by Dre": a clause of its own,
+            # whose subject the parser lost, is not the sayer's
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head.i != node.i:
             node = node.head
             continue

@@ -10,11 +10,14 @@ SUBJECTS = {"nsubj", "nsubjpass", "csubj"}
 
 
 def with_conj(tokens: Any) -> list[Any]:
-    """The tokens and the later members of their coordinations, without a member that opens the next clause."""
+    """The tokens and the later members of their coordinations, without a member that opens the next clause nor
+    one after a semicolon, which parts the items of an outer list ('"Cold Souls" starring Paul Giamatti; Ryan Fleck
+    and Anna Boden's … film "Sugar"')."""
     out = []
     for tok in tokens:
         out.append(tok)
-        out += [c for c in tok.conjuncts if c.i > tok.i and not opens_a_clause(c)]
+        out += [c for c in tok.conjuncts if c.i > tok.i and not opens_a_clause(c)
+                and not any(t.text == ";" for t in tok.doc[tok.i:c.i])]
     return out
 
 

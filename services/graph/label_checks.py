@@ -142,7 +142,11 @@ def checked_label(t: Triple) -> Triple:
     if t.label in _SAME_KIND:
         a, b = end_kind(t.subject), end_kind(t.object)
         if (a and b and a != b) or (words[:1] and words[0].startswith("follow") and b == "person" and a != "person"):
-            return replace(t, label=RELATED_TO)  # "the series follows R'shiel Tenragan": its story, no successor
+            # "the series follows R'shiel Tenragan": its story, no successor; "The series previously published by
+            # Tre Publishing House, followed Van Hoa Sai Gon Publishing House": a past succession between a work
+            # and a body says nothing the text means
+            return replace(t, label=RELATED_TO, unsaid=words[-1:] in (["followed"], ["succeeded"], ["preceded"])
+                           and b not in ("person", None))
     if t.label == "connects" and words[:1] and words[0].startswith("serv") and not _a_route(t.subject):
         return replace(t, label=RELATED_TO)  # "WRVU serves Vanderbilt University", "the largest airport serving
         # Northern California": a station's or an airport's public, no route between places

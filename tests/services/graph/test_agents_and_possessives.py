@@ -237,3 +237,24 @@ def test_a_deputys_rank_stays_in_the_raw_phrase(extractor):
 ])
 def test_a_capitalised_plural_counted_in_digits_is_no_name(extractor, text, name, kept):
     assert (name in names(extractor, text)) is kept
+
+
+# -- a past succession between a work and a body, a list past a semicolon, a "that" clause's own passive ---------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    ("Vietnamese Prodigy is a Vietnamese comic series. The series previously published by Tre Publishing House, "
+     "followed Van Hoa Sai Gon Publishing House, and now the Dan Tri Publishing House.", "Vietnamese Prodigy",
+     ("vietnamese prodigy", "related_to", "van hoa sai gon publishing house"), None),
+    ('His recent producing credits include "Cold Souls" starring Paul Giamatti; Ryan Fleck and Anna Boden\'s '
+     'Dominican baseball film "Sugar".', "Jeremy Kipp Walker", ("cold souls", "stars", "ryan fleck"),
+     ("cold souls", "stars", "paul giamatti")),
+    ("What Would You Do is the debut single from Tha Dogg Pound. While the notes originally credited solely Daz as "
+     "producer, Snoop Dogg later revealed that—among other Daz Dillinger tracks—the song was co-produced by Dre.",
+     "What Would You Do", ("dre", "produced", "snoop dogg"), None),
+    # guards: a story still follows its hero, and a list over commas still shares its verb
+    ("The Demon Child Trilogy is a fantasy series. The series follows R'shiel Tenragan as she accepts her fate.",
+     "Demon Child Trilogy", None, ("demon child trilogy", "related_to", "r'shiel tenragan")),
+    ("Fatal Instinct is a 2014 American action film starring Ivan Sergei, Masiela Lusha and Richard Burgi.",
+     "Fatal Instinct", None, ("fatal instinct", "stars", "richard burgi")),
+])
+def test_a_succession_a_semicolon_and_a_that_clause(extractor, text, topic, wrong, right):
+    assert_facts(extractor, text, topic, wrong, right)
