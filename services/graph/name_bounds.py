@@ -324,6 +324,9 @@ def chain_end(doc: Any, i: int, taken: set[int]) -> int:
                 last += 1
             if CLASS_TYPES.get(doc[last - 1].lower_) == "ORG":
                 j += 1
+        elif j + 1 < len(doc) and doc[j].lower_ == "of" and doc[i].lower_ in PEERAGES and is_propn(doc[j + 1]) \
+                and not doc[j + 1].ent_type_ and j + 1 not in taken:
+            j += 1  # "the subsidiary titles of 12th Baron Strange of Blackmere": a peerage's place is in its name
         elif j + 2 < len(doc) and doc[j].lower_ == "of":  # "Representation of the People Act 1832"
             k = j + 1 + (doc[j + 1].lower_ == "the")
             last = k

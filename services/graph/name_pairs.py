@@ -26,7 +26,8 @@ def and_joined(doc: Any, spans: list[NameSpan]) -> list[NameSpan]:
             # "the Trinidad and Tobago National U-17": a body named after a country so named
             national = not country and any(doc[prev.start:k].text.lower() in country_names()
                                            for k in range(span.start + 1, span.end))
-            body = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and prev.label != "PERSON" \
+            article = (prev.start > 0 and doc[prev.start - 1].lower_ == "the") or doc[prev.start].text == "The"
+            body = article and prev.label != "PERSON" \
                 and head_label(prev.text.split()) is None and head_label(span.text.split()) in ("ORG", "FAC")
             tail = prev.start > 0 and doc[prev.start - 1].lower_ == "the" and span.end - span.start == 1 \
                 and (prev.label in ("ORG", "FAC") or class_label(prev.text.split()[-1]) in ("ORG", "FAC")) \

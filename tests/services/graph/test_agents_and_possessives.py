@@ -258,3 +258,26 @@ def test_a_capitalised_plural_counted_in_digits_is_no_name(extractor, text, name
 ])
 def test_a_succession_a_semicolon_and_a_that_clause(extractor, text, topic, wrong, right):
     assert_facts(extractor, text, topic, wrong, right)
+
+
+# -- a director of a kind, a peerage's place, a body named over "and" after its own "The" ------------------------
+def test_a_music_director_directed_nothing(extractor):
+    text = 'KP Naveen is an Indian composer. He is the MUSIC DIRECTOR of a Hindi movie- "Do Nawabs Hyderabad Kay".'
+    assert_facts(extractor, text, "KP Naveen", ("kp naveen", "directed", "do nawabs hyderabad kay"),
+                 ("kp naveen", "related_to", "do nawabs hyderabad kay"))
+    # guard: a film's director directed it
+    assert_facts(extractor, 'Mudassar Aziz is an Indian film director. He is the director of "Happy Bhag Jayegi".',
+                 "Mudassar Aziz", None, ("mudassar aziz", "directed", "happy bhag jayegi"))
+
+
+@pytest.mark.parametrize(("text", "whole", "fragment"), [
+    ("He also held the subsidiary titles of 12th Baron Strange of Blackmere and 8th Baron Furnival.",
+     "baron strange of blackmere", "baron strange"),
+    ("In 1979 Jean was a founding member of the expatriate (New Zealand) group 'The Heartache and Sorrow Company'.",
+     "the heartache and sorrow company", "sorrow company"),
+    # guard: two bodies over "and" with no article stay two
+    ("He worked for Microsoft and Apple Inc.", "microsoft", "microsoft and apple inc."),
+])
+def test_a_peerages_place_and_a_body_over_and_stay_whole(extractor, text, whole, fragment):
+    found = names(extractor, text)
+    assert whole in found and fragment not in found, found
