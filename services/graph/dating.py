@@ -134,6 +134,9 @@ def _ends(text: str) -> tuple[Dated | None, Dated | None]:
     if m:
         first, second = _read(m.group(1)), _read(m.group(2))
         if first and second and first[0] <= second[0]:
+            if re.search(r"\bseason$", text, re.I):
+                return first, None  # "began play in the 1982-1983 season as the Detroit Spirits": one season, in
+                # which the fact began; its years are no span of the fact
             return first, second
     m = _OPEN_RANGE.match(text) or (_OPEN_PAIR.match(text) if between else None)  # "between January and August
     # 2008": the year is said once (not "June and July 2014" alone, two months of something)

@@ -77,6 +77,16 @@ def name_key(name: str, label: str) -> str:
     return entity_key(strip_titles(name) if kind(label) == "person" else name)
 
 
+def _keyed_topic(doc: Any, spans: list[NameSpan], topic: str | None) -> str | None:
+    """The first sentence's name of a work in a key that starts with the topic ("Flute Sonata in D" for the topic
+    "Flute Sonata"): the topic's full name, where the title names only its form."""
+    first = next(iter(doc.sents), None)
+    if not topic or first is None:
+        return None
+    return next((s.text for s in spans if first.start <= s.start < first.end and s.label == "WORK_OF_ART"
+                 and s.text.lower().startswith(topic.lower() + " in ")), None)
+
+
 class SpacyTemporalExtractor(TransformComponent):
     """Offline extractor: names, topic and pronouns, facts with canonical relations and clause dates, via spaCy."""
 
@@ -117,6 +127,9 @@ class SpacyTemporalExtractor(TransformComponent):
             if topic_name and title and topic_name != title and share_a_word(topic_name, title) \
                     and not _ASPECT_TITLE.match(title):
                 title_alias = title  # the document's title is another name of what its first sentence is about
+        keyed = _keyed_topic(doc, spans, topic_name) if base == 0 else None
+        if keyed is not None:  # "The Flute Sonata in D, Op. 94, was completed …" under "Flute Sonata (Prokofiev)":
+            title_alias, topic_name = title_alias or topic_name, keyed  # the work, not its form
         context = Context()
         topic_key = ""
         if topic_name:

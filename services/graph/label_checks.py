@@ -101,6 +101,10 @@ def checked_label(t: Triple) -> Triple:
         return replace(t, label="starred_in" if end_kind(t.object) == "work" else RELATED_TO)
     if t.label == "starred_in" and t.subject.label == "ORG" and end_kind(t.subject) in ("org", None):
         return replace(t, label=RELATED_TO)  # "a basketball team that plays in the Basketball Bundesliga": no role
+    if t.label == "part_of" and end_kind(t.subject) == "work" and t.object.label in ("ORG", "PERSON") \
+            and words[:2] in (["single", "from"], ["song", "from"], ["track", "from"]):
+        return replace(t, subject=t.object, label="created", object=t.subject)  # "the debut single from Death Row
+        # Records duo Tha Dogg Pound": the duo's single, no part of the duo
     if t.label == "starred_in" and t.object.label == "ORG" and end_kind(t.object) is None and words[:1] \
             and words[0].startswith("play"):
         return replace(t, label=RELATED_TO)  # "a footballer who played with Carlton in the VFL": a league, no show

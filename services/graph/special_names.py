@@ -61,13 +61,13 @@ def keyed_works(doc: Any) -> list[tuple[int, int, str]]:
             continue
         end, moded = found
         start = tok.i
-        while start > tok.sent.start and (doc[start - 1].text[:1].isupper() and doc[start - 1].is_alpha
+        while start > tok.sent.start and (doc[start - 1].text[:1].isupper() and doc[start - 1].text.replace(" ", "").isalpha()
                                           or doc[start - 1].text == "," or doc[start - 1].lower_ in ("and", "&")
                                           or _catalogue(doc, start - 1)):
             start -= 1  # "Piano Sonata No. 1 in C major"
         while start < tok.i and not doc[start].text[:1].isupper():
             start += 1  # not from a comma or an "and"
-        words = {t.lower_ for t in doc[start:tok.i]}
+        words = {w for t in doc[start:tok.i] for w in t.lower_.split()}  # (a topic the parse made one token)
         if start == tok.i or not (moded or words & _FORMS):
             continue
         if not words & _FORMS and ((start > 0 and doc[start - 1].lower_ == "by")

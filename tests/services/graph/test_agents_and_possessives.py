@@ -11,7 +11,7 @@ from llama_index.core.schema import TextNode
 from services.graph.document_facts import _found
 from services.graph.extraction import SpacyTemporalExtractor
 from services.graph.resolution import resolve_document
-from tests.services.graph.test_fact_quality import extract
+from tests.services.graph.test_fact_quality import extract, triples
 from tests.services.graph.test_name_extents import assert_facts
 from tests.services.graph.test_name_precision import names
 
@@ -281,3 +281,34 @@ def test_a_music_director_directed_nothing(extractor):
 def test_a_peerages_place_and_a_body_over_and_stay_whole(extractor, text, whole, fragment):
     found = names(extractor, text)
     assert whole in found and fragment not in found, found
+
+
+# -- a title that names a work's form, a season's years, a single "from" a band --------------------------------
+def test_a_work_in_a_key_is_the_topic_its_title_names_by_form(extractor):
+    text = ("The Flute Sonata in D, Op. 94, was completed in the summer of 1943 by Sergei Prokofiev.  The flute "
+            "sonata in D was first performed in Moscow, Russia on December 7, 1943 by Nicolai Kharkovsky.")
+    entities, facts = extract(extractor, text, "Flute Sonata")
+    assert ("nicolai kharkovsky", "performed", "flute sonata in d") in triples(facts), triples(facts)
+    assert "flute sonata" not in entities and "Flute Sonata" in entities["flute sonata in d"].properties["aliases"]
+    # guard: a title that is the whole name stays the topic
+    _, facts = extract(extractor, "The Moonlight Sonata was completed in 1801 by Ludwig van Beethoven.",
+                       "Moonlight Sonata")
+    assert ("ludwig van beethoven", "related_to", "moonlight sonata") in triples(facts), triples(facts)
+
+
+def test_a_seasons_years_are_no_span_of_the_fact(extractor):
+    text = "The Savannah Spirits were a basketball team. The team originally began play in the 1982-1983 season as " \
+           "the Detroit Spirits."
+    found = {(s, r, o): p for s, r, o, p in extract(extractor, text, "Savannah Spirits")[1]}
+    fact = ("savannah spirits", "known_as", "detroit spirits")
+    assert fact in found and (found[fact].get("valid_from"), found[fact].get("valid_until")) == ("1982-01-01", None)
+    # guard: a range of years is still a range
+    found = {(s, r, o): p for s, r, o, p in extract(extractor, "He played for the Oregon Webfoots from 1957 to "
+                                                               "1959.", "Tom Keele")[1]}
+    assert found[("tom keele", "related_to", "oregon webfoots")].get("valid_until") == "1959-01-01"
+
+
+def test_a_single_from_a_band_is_the_bands(extractor):
+    text = '"What Would You Do" is the debut single from Death Row Records duo Tha Dogg Pound, released in 1995.'
+    assert_facts(extractor, text, "What Would You Do", ("what would you do", "part_of", "tha dogg pound"),
+                 ("tha dogg pound", "created", "what would you do"))
