@@ -8,6 +8,7 @@ from typing import Any
 from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
 from services.graph.coordination import SUBJECTS, opens_a_clause
 from services.graph.coreference import Ref
+from services.graph.name_bounds import PEERAGES
 from services.graph.resolver import Resolver, Triple, counted_members, possessor, words_between
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 
@@ -92,6 +93,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 path = []
                 break
             path.append(node)
+        if any(p.lower_ in PEERAGES and p.dep_ != "attr" for p in path):
+            continue  # "succeeded his first cousin …, the Earl of Sheffield": a title's place is no party of the verb
+            # (but "Tostig was Earl of Northumbria" governed it)
         if not path or len(path) > 3 or node.head.i != verb.i or path[-1].i < verb.i or obj.label in ("NORP", "LANGUAGE"):
             continue  # a long path, a fronted adjunct ("In an interview for …, X comments"), a nationality
         told = path[0].lower_ == "of" and len(path) > 2 and path[1].lemma_.lower() in _TOLD and path[2].lower_ == "on"

@@ -237,6 +237,9 @@ class Resolver:
         if any(c.lower_ in DEFINITE for c in tok.children if c.dep_ == "det"):
             if _another_year(tok, self.context) or _named_otherwise(tok, self.context.topic):
                 return []  # "after the 2011 Egyptian revolution", in the text of the 2012 election: another event
+            if label == "PERSON" and any(c.dep_ == "amod" and c.lower_ in _ACCLAIMED for c in tok.children):
+                return []  # "directed by the acclaimed actor and director", in an actor's text: someone the
+                # sentence introduces (a praise word presents a person), not the one it is about
             ref = self.context.description(tok.lemma_, capital=tok.text[:1].isupper() and not tok.is_sent_start)
             return [ref] if ref else []
         return []
@@ -344,6 +347,8 @@ def counted_members(tok: Any) -> bool:
         c.dep_ == "amod" and c.lower_ in ("other", "former", "fellow") for c in tok.children)
 
 
+_ACCLAIMED = {"acclaimed", "famous", "renowned", "noted", "legendary", "celebrated", "well-known", "prominent",
+              "distinguished", "eminent", "veteran", "award-winning"}
 _STREETS = {"street", "avenue", "road", "boulevard", "lane", "square", "drive", "place", "row"}
 
 

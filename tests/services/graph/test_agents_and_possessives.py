@@ -312,3 +312,27 @@ def test_a_single_from_a_band_is_the_bands(extractor):
     text = '"What Would You Do" is the debut single from Death Row Records duo Tha Dogg Pound, released in 1995.'
     assert_facts(extractor, text, "What Would You Do", ("what would you do", "part_of", "tha dogg pound"),
                  ("tha dogg pound", "created", "what would you do"))
+
+
+# -- a praised description is someone new; a numbered holder of a title is no title ---------------------------
+def test_a_praised_description_is_not_the_topic(extractor):
+    text = ("Rolandos Liatsos is a Greek actor. Soon after he starred in Tennessee Williams’ play “The Rose Tattoo” "
+            "directed by the acclaimed actor and director .")
+    assert_facts(extractor, text, "Rolandos Liatsos", ("rolandos liatsos", "directed", "rose tattoo"), None)
+    # guard: a plain description of the topic's class is still the topic
+    assert_facts(extractor, "Kinji Fukasaku was a Japanese film director. The director made The Green Slime in 1968.",
+                 "Kinji Fukasaku", None, ("kinji fukasaku", "related_to", "green slime"))
+
+
+def test_a_numbered_holder_of_the_topics_title_is_a_person(extractor):
+    text = ("Baron Stanley of Alderley is a title in the Peerage of the United Kingdom. His eldest son, the 6th Baron "
+            "Stanley of Alderley, sold the family seat of Alderley Hall in 1938. In 1909, the 4th Baron Stanley of "
+            "Alderley acquired a further title when he succeeded his first cousin once removed, the Earl of Sheffield, "
+            "according to a special remainder and thus inherited the title of 4th Baron Sheffield.")
+    found = triples(extract(extractor, text, "Baron Stanley of Alderley")[1])
+    assert ("6th baron stanley of alderley", "related_to", "alderley hall") in found, found
+    assert not any(s == "baron stanley of alderley" and o == "alderley hall" for s, _, o in found), found
+    assert not any(r == "leads" for _, r, _ in found), found
+    # guard: an earl of a place he held
+    assert_facts(extractor, "Tostig Godwinson was an Anglo-Saxon Earl of Northumbria.", "Tostig Godwinson", None,
+                 ("tostig godwinson", "leads", "northumbria"))
