@@ -214,6 +214,20 @@ def _own_dates(governed: list[tuple[Any, str | None, bool]], obj: tuple[int, int
     return after or before or governed
 
 
+def _date_beside(sent: Any, governed: list[tuple[Any, str | None, bool]],
+                 obj: tuple[int, int]) -> list[tuple[Any, str | None, bool]] | None:
+    """The date set right before the fact's object, where the parser hung it on the name before and the verb
+    governs only another's: "aired on December 7, 2006 in the United States and November 29, 2007 in the United
+    Kingdom" (the second date, a conjunct of "States" in the parse, is the United Kingdom's)."""
+    doc = sent.doc
+    if any(g[0].end <= obj[0] and all(t.lower_ in _LINKS | {"the", "a", "an"} for t in doc[g[0].end:obj[0]])
+           for g in governed):
+        return None
+    beside = [s for s in _date_spans(sent) if s.end <= obj[0] and 0 < obj[0] - s.end <= 2
+              and all(t.lower_ in {"in", "on", "at", "the"} for t in doc[s.end:obj[0]])]
+    return [(beside[-1], None, False)] if beside else None
+
+
 def clause_dates(sent: Any, anchors: set[int], obj: tuple[int, int] | None = None,
                  names: list[tuple[int, int]] | None = None) -> Span:
     """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun). With the
@@ -223,6 +237,8 @@ def clause_dates(sent: Any, anchors: set[int], obj: tuple[int, int] | None = Non
     until: Dated | None = None
     points = 0  # more than one moment of one verb: each dates another member of a list
     governed = _governed(sent, anchors)
+    if obj is not None and governed:
+        governed = _date_beside(sent, governed, obj) or governed
     if obj is not None and len(governed) > 1:
         governed = _own_dates(governed, obj, names or [])
     for span, prep, opened in governed:

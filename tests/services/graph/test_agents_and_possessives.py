@@ -336,3 +336,12 @@ def test_a_numbered_holder_of_the_topics_title_is_a_person(extractor):
     # guard: an earl of a place he held
     assert_facts(extractor, "Tostig Godwinson was an Anglo-Saxon Earl of Northumbria.", "Tostig Godwinson", None,
                  ("tostig godwinson", "leads", "northumbria"))
+
+
+def test_a_date_set_before_a_later_place_is_that_places(extractor):
+    text = ("Tracy Does Conan is an episode of the sitcom. It first aired on December 7, 2006 in the United States and "
+            "November 29, 2007 in the United Kingdom.")
+    found = {(s, r, o): p for s, r, o, p in extract(extractor, text, "Tracy Does Conan")[1]}
+    assert found[("tracy does conan", "released_in", "united kingdom")].get("valid_from") == "2007-11-29", found
+    # guard: the first place keeps its own date
+    assert found[("tracy does conan", "released_in", "united states")].get("valid_from") == "2006-12-07", found
