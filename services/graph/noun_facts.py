@@ -179,10 +179,10 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
         envoy = prep.lower_ == "of" and noun.lemma_.lower() in ENVOYS and _compound(noun) == noun.lemma_.lower()
         objects = [r for o in with_conj(c for c in prep.children if c.dep_ == "pobj") for r in resolver.refs(o)]
         raw = f"{noun.text} {prep.text}"
-        kind_of = [c.text for c in noun.children if c.dep_ == "compound" and c.i == noun.i - 1
+        sort_of = [c.text for c in noun.children if c.dep_ == "compound" and c.i == noun.i - 1
                    and (c.pos_ == "NOUN" or c.is_upper)]  # "music director", "MUSIC DIRECTOR"
-        if noun.lemma_.lower() == "director" and kind_of:
-            raw = f"{kind_of[0]} {raw}"  # "the MUSIC DIRECTOR of a Hindi movie" scored it; he directed nothing
+        if noun.lemma_.lower() == "director" and sort_of:
+            raw = f"{sort_of[0]} {raw}"  # "the MUSIC DIRECTOR of a Hindi movie" scored it; he directed nothing
         named = name_before_by(prep, resolver)
         if named is not None:  # "a location in the novel Strandloper by Alan Garner": he wrote the novel
             span, work = named

@@ -39,7 +39,7 @@ def with_rank(noun: Any) -> str:
     """A title with the rank that keeps it from the office's holder: "Vice President", not "President"."""
     first = min((c.i for c in noun.children if c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES
                  and c.i < noun.i), default=noun.i)
-    return noun.doc[first:noun.i + 1].text  # "Deputy Prime Minister", the words between them too
+    return str(noun.doc[first:noun.i + 1].text)  # "Deputy Prime Minister", the words between them too
 
 
 def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[Triple],
