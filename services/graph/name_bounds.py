@@ -49,7 +49,7 @@ def institution_end(doc: Any, start: int, end: int) -> int:
 
 PEERAGES = {"baron", "baroness", "earl", "duke", "duchess", "viscount", "viscountess", "marquess", "marquis", "count",
             "countess", "baronet", "lord", "lady"}
-_ORDINAL = re.compile(r"\d+(st|nd|rd|th)")
+ORDINAL = re.compile(r"\d+(st|nd|rd|th)")
 
 
 def _category_end(doc: Any, i: int) -> int:
@@ -192,13 +192,13 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
     elif label == "PERSON" and end + 1 < len(doc) and doc[end].text in ("I", "II", "III", "IV") \
             and doc[end + 1].lower_ in ("of", ",", ")", "and", "."):
         end += 1  # "Ahmed Shah I of Gujarat Sultanate": a regnal number is in the name (not "… Shah I think")
-    elif label in ("PERSON", "") and end + 2 < len(doc) and doc[end].text == "," and _ORDINAL.fullmatch(doc[end + 1].text) \
+    elif label in ("PERSON", "") and end + 2 < len(doc) and doc[end].text == "," and ORDINAL.fullmatch(doc[end + 1].text) \
             and doc[end + 2].lower_ in PEERAGES:
         end += 3  # "Henry Stafford, 1st Baron Stafford" and "…, 2nd Baron Stafford" are two men, father and son
         while end < len(doc) and (is_propn(doc[end]) or (doc[end].lower_ == "of" and end + 1 < len(doc)
                                                           and is_propn(doc[end + 1]))):
             end += 1
-    if start >= 1 and _ORDINAL.fullmatch(doc[start - 1].text) and doc[start].lower_ in PEERAGES:
+    if start >= 1 and ORDINAL.fullmatch(doc[start - 1].text) and doc[start].lower_ in PEERAGES:
         start -= 1  # "the 6th Baron Stanley of Alderley" is a man; "Baron Stanley of Alderley" the title
     while end + 1 < len(doc) and doc[end].text in ("–", "—", "-") and not doc[end].whitespace_ and not doc[end - 1].whitespace_ \
             and is_propn(doc[end + 1]):
@@ -279,9 +279,9 @@ def numbered_start(doc: Any, start: int, end: int) -> int:
     Championship" stays a championship."""
     if doc[end - 1].lower_ not in _NUMBERED:
         return start
-    if start >= 1 and _ORDINAL.fullmatch(doc[start - 1].text) and doc[start - 1].head.i in range(start, end):
+    if start >= 1 and ORDINAL.fullmatch(doc[start - 1].text) and doc[start - 1].head.i in range(start, end):
         start -= 1
-    if not _ORDINAL.fullmatch(doc[start].text) or start < 2 or doc[start - 1].tag_ != "POS":
+    if not ORDINAL.fullmatch(doc[start].text) or start < 2 or doc[start - 1].tag_ != "POS":
         return start
     place = next((e for e in doc.ents if e.end == start - 1 and e.label_ == "GPE"), None)
     owner = doc[start - 2]

@@ -192,7 +192,8 @@ class Resolver:
                 # (not "the FBS football season")
                 span, ref = self.by_token[named[0].i]
                 place = span.label in ("GPE", "NORP", "LOC")  # "a Hong Kong Cantopop duo": where it is from
-                street = span.text.split()[-1].lower() in _STREETS  # "the Franklin Street building": where it is
+                street = span.text.split()[-1].lower() in _STREETS and kind(label) == "place"  # "the Franklin Street
+                # building": where it stands (not "the Sesame Street episode", the show's)
                 if not (tok.lemma_.lower() in _SIDES and (place or is_demonym(span.text.split()[0]))) \
                         and not (place and kind(label) != "place") and not street:
                     return [ref]  # "the Carry On team" is the franchise's; "the English Test team" no England

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from services.graph.name_bounds import PEERAGES
+from services.graph.name_bounds import ORDINAL, PEERAGES
 from services.graph.name_words import COMPANY_SUFFIXES
 from services.graph.spans import ENTITY, NameSpan
 from services.graph.text_parse import topic_pattern
@@ -20,7 +20,7 @@ def topic_spans(doc: Any, topic: str, spans: list[NameSpan]) -> list[NameSpan]:
     for m in re.finditer(topic_pattern(topic), doc.text, flags=re.I):
         span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
         if span is not None and len(span) and span.start > 0 and topic.split()[0].lower() in PEERAGES \
-                and re.fullmatch(r"\d+(st|nd|rd|th)", doc[span.start - 1].text):
+                and ORDINAL.fullmatch(doc[span.start - 1].text):
             held = doc[span.start - 1:span.end]  # "His eldest son, the 6th Baron Stanley of Alderley, sold …": one
             found.append(NameSpan(held.start, held.end, held.text, "PERSON", held.root))  # holder, not the title
         elif span is not None and len(span):

@@ -70,6 +70,11 @@ def extractor() -> SpacyTemporalExtractor:
     # guard: a definite class noun after a name is the name ("the Tate gallery" is the Tate)
     ("John Smith is a British painter. He sold his paintings to the Tate gallery in 1990.", "John Smith", None,
      ("john smith", "granted_to", "tate")),
+    # guards: a work named after a street is the work ("the Sesame Street episode", "the Coronation Street series")
+    ("Elmo is a Muppet character. He appeared in the Sesame Street episode with Ray Charles.", "Elmo", None,
+     ("elmo", "starred_in", "sesame street")),
+    ("Jim Henson created the Coronation Street series in 1969.", "Jim Henson", None,
+     ("jim henson", "created", "coronation street")),
     # a past succession between a work and a body, a list past a semicolon, a "that" clause's own passive
     ("Vietnamese Prodigy is a Vietnamese comic series. The series previously published by Tre Publishing House, "
      "followed Van Hoa Sai Gon Publishing House, and now the Dan Tri Publishing House.", "Vietnamese Prodigy",
