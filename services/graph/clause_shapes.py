@@ -244,3 +244,36 @@ def locates_object(prep: Any, verb: Any, resolver: Resolver) -> bool:
     before = prep.doc[prep.i - 2]
     return before.i in resolver.by_token and before.dep_ == "pobj" and before.head.dep_ == "prep" \
         and before.head.head.i == verb.i and before.head.lower_ in ("at", "for", "with", "from")
+
+
+def misplaced_agent(prep: Any) -> Any | None:
+    """The passive verb a ", by X" belongs to when the parser hung it on a clause inside that verb's own phrase: in
+    "It is bounded on its eastern end, where it connects to Block Island Sound, by Gardiners Island" the bay is
+    bounded by the island, and nothing connects by it. None for any other "by"."""
+    doc = prep.doc
+    clause = prep.head
+    if prep.lower_ != "by" or prep.dep_ != "prep" or prep.i == 0 or doc[prep.i - 1].text != "," \
+            or clause.dep_ not in ("relcl", "advcl") or any(c.dep_ in ("auxpass", "nsubjpass") for c in clause.children):
+        return None
+    node = clause.head
+    for _ in range(4):
+        if node.pos_ in ("VERB", "AUX"):
+            passive = any(c.dep_ in ("auxpass", "nsubjpass") for c in node.children)
+            agent = any(c.dep_ == "agent" or (c.dep_ == "prep" and c.lower_ == "by") for c in node.children)
+            return node if passive and not agent else None
+        if node.head.i == node.i:
+            return None
+        node = node.head
+    return None
+
+
+def split_apposition(obj: Any) -> bool:
+    """An object after a comma that closes the verb's own prepositional phrase is that phrase's apposition, which the
+    parser hung on the verb: in "drew on a regular group of actors, the Carry On team" nothing drew the team (but
+    "founded, in 1990, the company" sets its phrase off on both sides)."""
+    doc = obj.doc
+    start = obj.left_edge.i
+    if obj.dep_ != "dobj" or start < 2 or doc[start - 1].text != ",":
+        return False
+    return any(c.dep_ == "prep" and c.i > obj.head.i and c.right_edge.i == start - 2 and doc[c.i - 1].text != ","
+               and any(p.dep_ == "pobj" for p in c.children) for c in obj.head.children)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.graph.classes import class_label
-from services.graph.clause_shapes import qualified, role_as_verb, trailing_participle
+from services.graph.clause_shapes import misplaced_agent, qualified, role_as_verb, trailing_participle
 from services.graph.coordination import SUBJECTS, clause_opened, with_conj
 from services.graph.coreference import Ref
 from services.graph.resolver import Resolver, name_before
@@ -137,7 +137,7 @@ def _played_character(participle: Any, resolver: Resolver) -> list[Ref] | None:
 
 
 _CREDITS = {"write", "direct", "produce", "compose", "edit", "design", "create", "illustrate", "co-write",
-            "arrange", "photograph", "animate", "choreograph", "narrate", "record", "mix", "master"}
+            "arrange", "photograph", "animate", "choreograph", "narrate", "record", "mix", "master", "present"}
 
 
 def _credit_list(participle: Any, resolver: Resolver) -> Any | None:
@@ -145,6 +145,10 @@ def _credit_list(participle: Any, resolver: Resolver) -> Any | None:
     "written by Sarah Mayberry, directed by Jonathon Dutton" the episode was directed, not Mayberry. None
     when the participle is no such credit."""
     person = participle.head
+    for _ in range(2):  # "produced by G. V. H. Prasad on Sudarshana Pictures banner, presented by …": the banner is
+        if person.dep_ != "pobj" or person.i in resolver.by_token or person.head.dep_ != "prep":  # Prasad's
+            break
+        person = person.head.head
     agent = person.head
     if participle.dep_ != "acl" or participle.tag_ != "VBN" or participle.lemma_.lower() not in _CREDITS \
             or participle.i < 1 or participle.doc[participle.i - 1].text != "," or person.dep_ != "pobj" \
@@ -280,6 +284,9 @@ def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
                 found = own(conj)
                 if found:
                     break
+    if not found and passive:  # "bounded on its eastern end, where it connects to …, by Gardiners Island"
+        found = [r for t in verb.subtree if t.dep_ == "prep" and misplaced_agent(t) is verb
+                 for o in with_conj(g for g in t.children if g.dep_ == "pobj") for r in resolver.refs(o)]
     return found
 
 

@@ -32,13 +32,14 @@ from services.graph.clause_shapes import (
     locates_object,
     qualifier,
     role_as_verb,
+    split_apposition,
 )
 from services.graph.clause_subjects import OBJECTS, agents_of, subjects_of
 from services.graph.coordination import with_conj
 from services.graph.coreference import Ref
 from services.graph.factuality import not_stated
 from services.graph.noun_facts import noun_facts
-from services.graph.path_facts import TIME_PREPS, path_facts, with_rank
+from services.graph.path_facts import TIME_PREPS, ascribes_object, path_facts, with_rank
 from services.graph.resolver import BODY_PARTS, LISTING, Resolver, Triple, ranked
 from services.graph.spans import ENTITY, kind
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
@@ -132,6 +133,9 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
             out.append(Triple(agent, label, verb.text, s, anchors))  # "remixed", read agent -> subject
     characterised = lemma in CHARACTERISING and any(c.dep_ == "prep" and c.lower_ == "as" for c in verb.children)
     for child in verb.children:
+        if split_apposition(child) and child.i not in resolver.by_token:
+            continue  # "drew on a regular group of actors, the Carry On team": the group's apposition (a name
+            # keeps its facts: "tying them with their NFC rivals, the San Francisco 49ers")
         if (child.dep_ in OBJECTS and lemma not in _BASING) or _listed_after_colon(child, verb, resolver):
             # ("Borchert based it on the true story of …": what he based is no influence on him)
             for obj in with_conj([child]):
@@ -221,7 +225,11 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                      if not describing(p, resolver) and not behind_by(child, p)]
             signed = [r for c in verb.children if c.dep_ == "dobj" for r in resolver.refs(c)] \
                 if label == "published_by" else []  # "Zazula, who signed Metallica to Megaforce Records": the band
-            for pobj in pobjs:
+            titles = _objects_listed_after(pobjs, verb, resolver)
+            for pobj in titles:  # "produced "Catastrophe" for Channel 4, as well as "Inside No. 9" …": produced
+                out += [Triple(s, verb_label(lemma, None, particle), _raw(verb, particle, None), o, anchors)
+                        for o in resolver.refs(pobj) for s in subjects]
+            for pobj in (p for p in pobjs if p not in titles):
                 held = "located_in" if label == "located_near" and container(pobj, pobjs) else label
                 for o in resolver.refs(pobj):
                     out += [Triple(s, held, _raw(verb, particle, child.text), o, anchors) for s in signed or subjects]
@@ -232,6 +240,8 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 if child.lower_ in TIME_PREPS:
                     continue  # "signed with the Calgary Flames in 1983 after three seasons with the Clarkson Golden
                     # Knights": the seasons are another time, neither the verb's deed nor its date
+                if child.lower_ == "as" and ascribes_object(verb):
+                    continue  # "referred to him … as an important character within the Wildstorm Universe": his
                 for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ != "of"):
                     # "came under attack from friends of Johnson": an "of" names whose the friends are, not the verb's
                     inner_label = verb_label(lemma, inner.lower_, particle)
@@ -294,6 +304,22 @@ def _listed_after_colon(child: Any, verb: Any, resolver: Resolver) -> bool:
         return False
     before = next((t for t in reversed(verb.doc[verb.i + 1:child.i]) if t.text not in ('"', "“", "”", "'")), None)
     return before is not None and before.text == ":"
+
+
+def _objects_listed_after(pobjs: list[Any], verb: Any, resolver: Resolver) -> list[Any]:
+    """The titles in quotation marks the parser joined to an unquoted object of a preposition, when the verb's own
+    object is such a title: in 'produced "Catastrophe" for Channel 4, as well as "Inside No. 9" and "Detectorists"'
+    they are more of what he produced, not more for whom."""
+    if len(pobjs) < 2 or _quoted(pobjs[0], resolver) or not any(
+            c.dep_ == "dobj" and _quoted(c, resolver) for c in verb.children):
+        return []
+    return [p for p in pobjs[1:] if _quoted(p, resolver)]
+
+
+def _quoted(tok: Any, resolver: Resolver) -> bool:
+    """Whether the name at ``tok`` opens right after a quotation mark."""
+    start = resolver.by_token[tok.i][0].start if tok.i in resolver.by_token else tok.left_edge.i
+    return start > 0 and tok.doc[start - 1].text in ('"', "“")
 
 
 def _second_object(obj: Any) -> bool:

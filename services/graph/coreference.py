@@ -104,9 +104,11 @@ class Context:
     background: set[int] = field(default_factory=set)  # ids of people named only as someone's kin ("daughter of X")
     in_order: list[Ref] = field(default_factory=list)  # the paragraph's names in the order the text gives them
     topic_personal: bool = False  # the text has called the topic "he" or "she": no "it" of its is the topic
+    introduced: Ref | None = None  # the thing the last sentence brought in with "there is": the next "it"
 
     def new_paragraph(self) -> None:
         self.previous_subject = None
+        self.introduced = None
         self.recent.clear()
         self.classes.clear()
         self.background.clear()
@@ -145,6 +147,8 @@ class Context:
             # "for his second wife, Gabriella Peter, a great-great-granddaughter of Martha Washington. She grew
             # up at …": she is the wife; the ancestor is named only to place her
             return next((r for r in people if id(r) not in self.background), people[0] if people else None)
+        if word in NEUTER and self.introduced is not None:
+            return self.introduced  # "There is a fifth country introduced to the trilogy, Denika. It is off the map"
         if word in NEUTER:
             prev_thing = prev if prev and kind(prev.label) not in ("person", "group") and prev.label != ENTITY else None
             if self.topic and topic_kind != "person":

@@ -24,7 +24,7 @@ from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, 
 from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
-from services.graph.classes import head_label
+from services.graph.classes import class_label, head_label
 from services.graph.clause_shapes import respectively
 from services.graph.clauses import sentence_triples
 from services.graph.coreference import Context, Ref, kin_of
@@ -201,6 +201,7 @@ class SpacyTemporalExtractor(TransformComponent):
             for s in here:  # Linwood": she is who she was while the sentence was read, not the last name it gave
                 context.saw(resolver.by_token[s.start][1], subject=False, background=kin_of(s.root))
             context.main_subject(main)
+            context.introduced = _introduced(sent, resolver)
         if not relations and context.topic is not None and context.topic_phrase is not None:
             fact = self._class_fact(table, context, original, at, base)
             relations += [fact] if fact is not None else []
@@ -234,6 +235,19 @@ def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:
         return False
     refs = resolver.refs(subject)
     return refs[0] if refs else None
+
+
+def _introduced(sent: Any, resolver: Resolver) -> Ref | None:
+    """The named thing a "there is" sentence brings in ("There is a fifth country introduced to the trilogy as
+    well, Denika"), which the next sentence's "it" means rather than the topic; None for any other sentence."""
+    root = sent.root
+    if root.lemma_.lower() != "be" or not any(c.dep_ == "expl" for c in root.children):
+        return None
+    noun = next((c for c in root.children if c.dep_ == "attr"), None)
+    if noun is None or class_label(noun.lemma_) in (None, "PERSON"):
+        return None
+    refs = [r for t in (noun, *(c for c in noun.children if c.dep_ == "appos")) for r in resolver.refs(t)]
+    return refs[0] if len(refs) == 1 and not refs[0].topic else None
 
 
 def _mention(ref: Ref, here: list[NameSpan], resolver: Resolver) -> tuple[int, int] | None:

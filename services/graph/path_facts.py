@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.graph.clause_shapes import behind_by, locates_object, name_before_by, naming_the
+from services.graph.clause_shapes import behind_by, locates_object, misplaced_agent, name_before_by, naming_the
 from services.graph.coordination import SUBJECTS, opens_a_clause
 from services.graph.coreference import Ref
 from services.graph.name_bounds import PEERAGES
 from services.graph.resolver import Resolver, Triple, counted_members, possessor, words_between
+from services.graph.spans import kind
 from services.graph.vocabulary import RELATED_TO, noun_label, verb_label
 
 NAMING_VERBS = {"call", "name", "dub", "nickname", "describe", "term", "label", "brand"}
@@ -27,6 +28,11 @@ TIME_PREPS = {"after", "before", "during", "following", "since", "until", "till"
 
 _AFTER_WHOM = {"name", "rename", "model", "pattern", "style", "call", "look", "take", "fashion"}
 
+# Verbs that say what their object is held to be with "as" ("referred to him as", "described the band as")
+_ASCRIBING = {"refer", "describe", "regard", "consider", "view", "see", "portray", "depict", "characterize",
+              "characterise", "cite", "hail", "recognize", "recognise", "list", "rank", "label", "brand", "identify",
+              "count", "remember", "treat", "class", "classify"}
+
 # Ranks under an office's holder: a deputy prime minister is not the prime minister
 _DEPUTIES = {"deputy", "vice", "assistant", "associate", "acting", "under", "shadow", "sub"}
 
@@ -40,6 +46,23 @@ def with_rank(noun: Any) -> str:
     first = min((c.i for c in noun.children if c.dep_ in ("compound", "amod") and c.lower_ in _DEPUTIES
                  and c.i < noun.i), default=noun.i)
     return str(noun.doc[first:noun.i + 1].text)  # "Deputy Prime Minister", the words between them too
+
+
+def _anothers(path: list[Any], subjects: list[Ref]) -> bool:
+    """Whether the path lists examples of a person's things ("in his last works such as …") where the subjects are
+    things (a novel): the examples are his, nothing of the novel's."""
+    return any(c.dep_ == "poss" and c.lower_ in ("his", "her") for j, p in enumerate(path) if p.pos_ == "NOUN"
+               and j > 0 and path[j - 1].lower_ in ("as", "like", "including") for c in p.children) \
+        and not any(kind(s.label) == "person" for s in subjects)
+
+
+def ascribes_object(verb: Any) -> bool:
+    """Whether the verb's "as" says what its object is held to be: in "had referred to him … as an important
+    character within the Wildstorm Universe" the character is him, and the universe is nothing of the ones who
+    referred to him."""
+    return verb.lemma_.lower() in _ASCRIBING and any(
+        c.dep_ == "dobj" or (c.dep_ == "prep" and c.lower_ == "to" and any(p.dep_ == "pobj" for p in c.children))
+        for c in verb.children)
 
 
 def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[Triple],
@@ -93,6 +116,9 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
                 path = []
                 break
             path.append(node)
+        if _anothers(path, subjects):
+            continue  # "It is the last of the novels … before he began to concentrate, in his last works such as
+            # 'Nightwork'": the works are his, no one's the novel relates to
         if any(p.lower_ in PEERAGES and p.dep_ != "attr" for p in path):
             continue  # "succeeded his first cousin …, the Earl of Sheffield": a title's place is no party of the verb
             # (but "Tostig was Earl of Northumbria" governed it)
@@ -115,6 +141,10 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "was adapted into a musical by James Bourne": the musical's authors, not the album's
         seen.add(obj.name.lower())
         top = path[-1]
+        if misplaced_agent(top) is not None:
+            continue  # "where it connects to Block Island Sound, by Gardiners Island": the outer verb's agent
+        if top.lower_ == "as" and len(path) > 1 and ascribes_object(verb):
+            continue  # "had referred to him … as an important character within the Wildstorm Universe"
         if top.pos_ == "ADP" and (behind_by(top, tok) or locates_object(top, verb, resolver)):
             continue  # "adapted into a musical by James Bourne": the musical's author (the parse lost the noun)
         if top.pos_ == "ADP":

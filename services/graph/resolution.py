@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.graph.entities import entity_key
+from services.graph.gazetteer import is_demonym
 from services.graph.name_words import NAME_SUFFIXES, given_names
 from services.graph.spans import ENTITY, compatible, is_honorific, kind
 from services.graph.type_evidence import CHECKED, same_type
@@ -90,6 +91,13 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
             if bare.confirmed is not None and bare.type == "PERSON":
                 bare.confirmed.add("PERSON")  # an honorific is a person's
     for ent in entities.values():  # short forms
+        if target[ent.key] == ent.key and not ent.topic and kind(_evident(ent)) == "group" \
+                and not is_demonym(ent.name):
+            topic = [o for o in entities.values() if o.topic and len(o.key.split()) > len(ent.key.split())
+                     and o.key.split()[-len(ent.key.split()):] == ent.key.split()]
+            if len(topic) == 1:  # "the Classics line" in the text of "Walt Disney Classics": a group the tagger
+                target[ent.key] = topic[0].key  # made of the topic's last word, which is no people's name
+                continue
         if target[ent.key] != ent.key or ent.topic or kind(_evident(ent)) not in SHORT_FORM_KINDS | {"other"}:
             continue
         words = ent.key.split()

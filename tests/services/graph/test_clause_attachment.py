@@ -1,0 +1,104 @@
+"""Issue 29, round 24: wrong facts still extracted from the hotpotqa-100 passages, where the parser hung a phrase
+on the wrong clause or noun, or a pronoun took the topic where the text had brought in another thing. Every fix
+case failed on the commit before its rule; the guards keep right facts of the same shapes."""
+
+from __future__ import annotations
+
+import pytest
+from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY
+from llama_index.core.schema import TextNode
+
+from services.graph.document_facts import _found
+from services.graph.extraction import SpacyTemporalExtractor
+from services.graph.resolution import resolve_document
+from services.graph.service import _topic
+from tests.services.graph.test_fact_quality import triples
+
+
+@pytest.fixture(scope="module")
+def extractor() -> SpacyTemporalExtractor:
+    return SpacyTemporalExtractor()
+
+
+# -- facts: wrong ones gone (each fix case failed on the commit before its rule), guards kept -----------------
+@pytest.mark.parametrize(("text", "topic", "wrong", "right"), [
+    # an object after a comma that closes the verb's prepositional phrase is that phrase's apposition
+    ("Producer Peter Rogers and director Gerald Thomas drew on a regular group of actors, the Carry On team, that "
+     "included Sid James, Kenneth Williams, Charles Hawtrey, Joan Sims, Kenneth Connor, Peter Butterworth, Hattie "
+     "Jacques, Terry Scott, Bernard Bresslaw, Barbara Windsor, Jack Douglas, and Jim Dale.", "Carry On (franchise)",
+     ("peter rogers", "created", "carry on"), None),
+    # guard: a name there keeps its fact
+    ("The Dallas Cowboys are a professional American football team. The Cowboys have won five of those Super Bowl "
+     "appearances, tying them with their NFC rivals, the San Francisco 49ers.", "Dallas Cowboys", None,
+     ("dallas cowboys", "related_to", "san francisco 49ers")),
+    # an "as" after a verb's object says what the object is held to be
+    ("Kaizen Gamorra is a fictional character. Brandon Choi and Jim Lee had referred to him many times as an "
+     "important character within the Wildstorm Universe.", "Kaizen Gamorra",
+     ("brandon choi", "related_to", "wildstorm universe"), ("brandon choi", "related_to", "kaizen gamorra")),
+    # guard: without an object, the "as" is the subject's
+    ("La Luna was a music venue. La Luna was described as the premier venue in Portland.", "La Luna (Portland, Oregon)",
+     None, ("la luna", "related_to", "portland")),
+    # a ", by X" the parser hung on a clause inside a passive verb's phrase is that verb's agent
+    ("Gardiners Bay is a bay in Long Island. It is bounded on its eastern end, where it connects to Block Island "
+     "Sound, by Gardiners Island and Promised Land.", "Gardiners Bay",
+     ("gardiners bay", "related_to", "gardiners island"), ("gardiners bay", "related_to", "block island sound")),
+    # a credit the parser hung on a noun after the last person credited is the work's
+    ("Jayammu Nischayammu Raa (English: Victory is Certain) is 1989 Telugu comedy film produced by G. V. H. Prasad on "
+     "Sudarshana Pictures banner, presented by Satyanarayana, Kota Srinivasa Rao and directed by Jandhyala.",
+     "Jayammu Nischayammu Raa (1989 film)", ("kota srinivasa rao", "hosted", "g v h prasad"),
+     ("kota srinivasa rao", "hosted", "jayammu nischayammu raa")),
+    # examples of a person's things are nothing of a work the sentence is about
+    ("Rich Man, Poor Man is a 1969 novel by Irwin Shaw. It is the last of the novels of Shaw's middle period before he "
+     'began to concentrate, in his last works such as "Evening In Byzantium," "Nightwork," "Bread Upon The Waters," '
+     'and "Acceptable Losses," on the inevitability of impending death.', "Rich Man, Poor Man (novel)",
+     ("rich man poor man", "related_to", "nightwork"), ("irwin shaw", "created", "rich man poor man")),
+    # guard: a partner of a person's project is the work's
+    ("The Nostalgia Factory is an album by Trent. It was the second full-length cassette produced for his 'joke' "
+     "project with friend Malcom Stocks.", "The Nostalgia Factory", None,
+     ("nostalgia factory", "related_to", "malcom stocks")),
+    # titles in quotation marks joined to an unquoted body are more of the verb's quoted objects
+    ('Adam Tandy is an English television producer. After the 2012 series of "The Thick of It", he has produced '
+     '"Catastrophe" for Channel 4, as well as "Inside No. 9" and "Detectorists" for the BBC.', "Adam Tandy",
+     ("adam tandy", "related_to", "inside no 9"), ("adam tandy", "produced", "inside no 9")),
+    ('Adam Tandy is an English television producer. After the 2012 series of "The Thick of It", he has produced '
+     '"Catastrophe" for Channel 4, as well as "Inside No. 9" and "Detectorists" for the BBC.', "Adam Tandy",
+     None, ("adam tandy", "related_to", "channel 4")),
+    # "it" after "there is" is the thing brought in, not the topic
+    ("The Hythrun Chronicles is a fantasy trilogy by Jennifer Fallon. There is a fifth country introduced to the "
+     "trilogy as well, Denika. It is off the map and indicated as south of Hythria and Fardohnya across the Dregian "
+     "Ocean, accessed by ship.", "The Hythrun Chronicles", ("hythrun chronicles", "related_to", "dregian ocean"),
+     ("denika", "related_to", "dregian ocean")),
+])
+def test_wrong_facts_are_gone_and_right_ones_stay(extractor, text, topic, wrong, right):
+    found = triples(_facts(extractor, _node(text, topic)))
+    assert wrong is None or wrong not in found, found
+    assert right is None or right in found, found
+
+
+def _node(text: str, title: str) -> TextNode:
+    """A passage as ingestion hands it over: its title and topic in the metadata."""
+    return TextNode(text=text, start_char_idx=0, metadata=dict(_topic(title, {}, text)))
+
+
+def _facts(extractor: SpacyTemporalExtractor, node: TextNode) -> list:
+    """[(source key, label, target key, properties)] of one passage."""
+    extractor([node])
+    by_id = {e.id: e for e in node.metadata[KG_NODES_KEY]}
+    return [(by_id[r.source_id].properties["key"], r.label, by_id[r.target_id].properties["key"], r.properties)
+            for r in node.metadata[KG_RELATIONS_KEY]]
+
+
+def test_a_group_made_of_the_topics_last_word_is_the_topic(extractor):
+    node = _node("Walt Disney Classics was a brand name used by Walt Disney Home Video on their home video releases.  "
+                 'With the release of "Snow White and the Seven Dwarfs", all the existing titles in the Classics line '
+                 "were replaced with the Masterpiece Collection line and the Classics line was canceled in the United "
+                 "States and Canada.", "Walt Disney Classics")
+    extractor([node])
+    _, target = resolve_document(_found([node]))
+    assert target.get("classics") == "walt disney classics", target
+    # guard: a people's name stays a people, even where the topic ends with it
+    node = _node("The Fighting Irish is a football team of the University of Notre Dame. The Irish players beat the "
+                 "Boston College Eagles in 1993.", "The Fighting Irish")
+    extractor([node])
+    _, target = resolve_document(_found([node]))
+    assert target.get("irish", "irish") == "irish", target
