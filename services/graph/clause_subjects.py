@@ -51,6 +51,10 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
+            holder = _person_of(qualified(node)) if subjects[0].lower_ in ("who", "whom") else None
+            people = resolver.refs(holder) if holder is not None else []
+            if people and all(kind(r.label) == "person" for r in people):  # "a constable of the Royal Canadian
+                return people, passive, []  # Mounted Police who works in … Chicago": he works there, no police force
             named = _name_before_who(subjects[0], resolver)
             if named is not None:
                 return [named], passive, []  # "the son of Gwyn Evans who played …": Gwyn Evans, however parsed
@@ -115,6 +119,15 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
         break
     before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
+
+
+def _person_of(body: Any) -> Any | None:
+    """The common noun a body's name hangs on by "of" ("a constable of the Royal Canadian Mounted Police"), or None."""
+    prep = body.head
+    if body.dep_ != "pobj" or body.pos_ != "PROPN" or prep.lower_ != "of" or prep.head.pos_ != "NOUN" \
+            or kind(class_label(body.lemma_) or "ORG") != "org":
+        return None
+    return prep.head if prep.head.is_lower else None
 
 
 def _played_character(participle: Any, resolver: Resolver) -> list[Ref] | None:
@@ -268,7 +281,7 @@ def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
     def own(v: Any) -> list[Ref]:
         found = [r for c in v.children if (c.dep_ == "agent" or (passive and c.dep_ == "prep" and c.lower_ == "by"))
                  and c.i not in resolver.by_token  # "for Best Performance by an Actress": the award's own "by"
-                 for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in resolver.refs(o)]
+                 for o in with_conj(g for g in c.children if g.dep_ == "pobj") for r in _named(o, resolver)]
         if found:  # "by vocalist King Diamond and guitarist Hank Shermann", "guitarist" parsed as a verb
             found += [r for c in v.children if c.dep_ == "conj" and role_as_verb(c)
                       for o in with_conj(g for g in c.children if g.dep_ in OBJECTS) for r in resolver.refs(o)]
@@ -288,6 +301,15 @@ def agents_of(verb: Any, passive: bool, resolver: Resolver) -> list[Ref]:
         found = [r for t in verb.subtree if t.dep_ == "prep" and misplaced_agent(t) is verb
                  for o in with_conj(g for g in t.children if g.dep_ == "pobj") for r in resolver.refs(o)]
     return found
+
+
+def _named(noun: Any, resolver: Resolver) -> list[Ref]:
+    """An agent's names: its own, or those its appositive gives a common noun ("by husband and wife team Eric
+    Obenauf and Eliza Jane Wood-Obenauf")."""
+    refs = resolver.refs(noun)
+    if refs or noun.pos_ != "NOUN":
+        return refs
+    return [r for a in noun.children if a.dep_ == "appos" for t in with_conj([a]) for r in resolver.refs(t)]
 
 
 def _modified(verb: Any) -> bool:

@@ -228,6 +228,30 @@ def _date_beside(sent: Any, governed: list[tuple[Any, str | None, bool]],
     return [(beside[-1], None, False)] if beside else None
 
 
+def _describes(span: Any, obj: tuple[int, int]) -> bool:
+    """Whether the date only says which of a noun the fact's object is among: in "features race car drivers from the
+    1998 and 1999 Winston Cup seasons like Kyle Petty" the years qualify the seasons Petty is named under, and date
+    nothing the game does."""
+    root = span.root
+    while root.dep_ == "conj" and root.head.i < root.i:  # "the 1998 and 1999 … seasons"
+        root = root.head
+    if root.dep_ not in ("nummod", "compound", "amod", "nmod") or root.head.pos_ != "NOUN":
+        return False
+    noun = root.head
+    return any(a.i == noun.i for a in span.doc[obj[0]].ancestors)
+
+
+def _gapped_after(doc: Any, span: Any, obj: tuple[int, int]) -> bool:
+    """Whether the date opens a later conjunct whose verb the text left out, after the fact's object: "received
+    the Brown-Hudson Folklore Award from the North Carolina Folklore Society, and in 2014, the North Carolina
+    Heritage Award" (2014 is the second award's, not the first's)."""
+    if span.start < obj[1]:
+        return False
+    start = span.start - 1 if span.start > 0 and doc[span.start - 1].pos_ == "ADP" else span.start
+    return start >= 2 and doc[start - 1].lower_ == "and" and doc[start - 2].text == "," \
+        and span.end + 1 < len(doc) and doc[span.end].text == "," and doc[span.end + 1].pos_ in ("DET", "PROPN", "NOUN")
+
+
 def clause_dates(sent: Any, anchors: set[int], obj: tuple[int, int] | None = None,
                  names: list[tuple[int, int]] | None = None) -> Span:
     """The validity span of a fact anchored on the tokens ``anchors`` (its verb, or its copula and noun). With the
@@ -237,6 +261,8 @@ def clause_dates(sent: Any, anchors: set[int], obj: tuple[int, int] | None = Non
     until: Dated | None = None
     points = 0  # more than one moment of one verb: each dates another member of a list
     governed = _governed(sent, anchors)
+    if obj is not None:
+        governed = [g for g in governed if not _gapped_after(sent.doc, g[0], obj) and not _describes(g[0], obj)]
     if obj is not None and governed:
         governed = _date_beside(sent, governed, obj) or governed
     if obj is not None and len(governed) > 1:

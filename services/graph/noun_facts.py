@@ -20,6 +20,8 @@ from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION,
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
 SPORTS_NAMED = {"football", "rules"}  # "American football", "Australian rules football" are sports
 ENVOYS = {"minister", "ambassador", "envoy", "consul", "commissioner", "agent", "representative", "delegate"}
+# Nations whose name after another people's, without a hyphen, is the nationality ("a German American critic")
+_NATIONS_OF_DESCENT = {"American", "Canadian", "Australian", "New Zealander", "Brazilian", "Argentine", "Argentinian"}
 # Ranks a company or force has many of: "a director of CQX Group" is one of its officers, "the director of" leads it
 _RANKS = {"director", "captain", "officer", "leader", "coach", "manager", "commander", "executive", "head"}
 
@@ -142,6 +144,14 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                     # American airport": a continent's; "the Democratic candidate": a party's; no nationality
                 if noun.lemma_.lower() in _WORDS_OF_A_LANGUAGE and span.label in ("NORP", "LANGUAGE"):
                     continue  # "a masculine Akkadian word for a spirit": the word's language, no one's nation
+                if span.label in ("NORP", "LANGUAGE") and span.start > 0 and span.start - 1 in resolver.by_token \
+                        and resolver.by_token[span.start - 1][0].label in ("NORP", "LANGUAGE") \
+                        and span.text not in _NATIONS_OF_DESCENT:
+                    continue  # "a 2003 Indian Bengali thriller film": after its nation, the film's language (but a
+                    # "German American film critic" is American)
+                if span.label == "NORP" and class_label(noun.lemma_) in ("GPE", "LOC") \
+                        and not is_demonym(span.text.split()[-1]):
+                    continue  # "Salzkammergut region": a region's name the tagger made a people, no nation
                 if span.label in ("NORP", "LANGUAGE") or (mod.pos_ == "ADJ" and span.end - span.start == 1) \
                         or (span.end - span.start == 1 and is_demonym(span.text)):  # "a Ugandan politician", tagged ORG
                     belief = RELIGION if ref.name.lower() in FAITHS else NATIONALITY

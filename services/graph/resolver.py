@@ -150,6 +150,9 @@ class Resolver:
         if tok.pos_ == "PRON":
             if word == "it" and _expletive(tok):
                 return []
+            if word in PERSONAL and (any(c.dep_ == "conj" and c.lower_ in PERSONAL for c in tok.children)
+                                     or (tok.dep_ == "conj" and tok.head.lower_ in PERSONAL)):
+                return []  # "he or she will remain the head of a government": whoever holds the post, no one named
             if word in PERSONAL and (self.context.topic is None or self.context.topic.label != "PERSON"):
                 subject = self.person_subject_before(tok)  # "Mr. Madison … did so; and, as he declared"
                 if subject is None and self.context.topic is not None \
@@ -198,7 +201,7 @@ class Resolver:
                         and not (place and kind(label) != "place") and not street:
                     return [ref]  # "the Carry On team" is the franchise's; "the English Test team" no England
         listed: list[Ref] = []
-        for prep in (c for c in tok.children if c.dep_ == "prep"):
+        for prep in (c for c in tok.children if c.dep_ == "prep" and not _members_of_another(tok, c)):
             # "the Empire of Brazil", "the States of Mississippi and Alabama": the place or body named; not "the
             # governor of the Territory" (a person) nor "vessels of the United States" (things it owns)
             if _listing(prep) or (prep.lower_ == "of" and class_label(tok.lemma_) in NAMED_BY_OF
@@ -319,6 +322,17 @@ def ranked(tok: Any) -> bool:
     return any(c.dep_ in ("amod", "nummod", "compound") and (c.tag_ == "JJS" or c.ent_type_ in ("ORDINAL", "CARDINAL")
                                                               or c.lower_ in ("capital", "main", "chief", "principal"))
                for c in tok.children)  # (and "six states of the northeastern United States": counted among them)
+
+
+def _members_of_another(noun: Any, prep: Any) -> bool:
+    """Whether a list after a singular noun's clause is the members of the plural that ends the clause: in "the
+    spelling standard used by the Oxford University Press for British publications, including its 'Oxford English
+    Dictionary'" the dictionary is one of the publications, no standard (but "songs written by him, including …"
+    are the songs)."""
+    doc = noun.doc
+    return _listing(prep) and noun.tag_ == "NN" and prep.i >= 2 and doc[prep.i - 1].text == "," \
+        and doc[prep.i - 2].tag_ == "NNS" and any(c.dep_ in ("acl", "relcl") and noun.i < c.i < prep.i
+                                                 for c in noun.children)
 
 
 def _listing(prep: Any) -> bool:

@@ -140,6 +140,10 @@ def class_before(span: NameSpan, spans: list[NameSpan]) -> str | None:
     if not (doc[i].text.islower() or (doc[i].is_title and not doc[i].is_sent_start)):
         return None
     word = doc[i].lower_.removesuffix("s")
+    if span.label == "PERSON" and word in ("team", "duo", "trio", "couple", "pair") and doc[span.start].lower_ \
+            in given_names() and any(c.dep_ == "conj" for c in span.root.children):
+        return None  # "husband and wife team Eric Obenauf and Eliza Jane Wood-Obenauf": the team's people, listed
+        # (but "the indie duo Georgie James" is the duo)
     if doc[span.start - 1].is_quote and word in _MORE_CLASSES:
         return _MORE_CLASSES[word]  # 'The track "Highly Strung"': a work, though a race track is a facility
     return class_label(doc[i].text) or _MORE_CLASSES.get(word)
