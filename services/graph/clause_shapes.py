@@ -277,3 +277,17 @@ def split_apposition(obj: Any) -> bool:
         return False
     return any(c.dep_ == "prep" and c.i > obj.head.i and c.right_edge.i == start - 2 and doc[c.i - 1].text != ","
                and any(p.dep_ == "pobj" for p in c.children) for c in obj.head.children)
+
+
+def appositive_of(attr: Any, resolver: Resolver) -> list[Ref] | None:
+    """A second complement after a comma and a name is that name's appositive, which the parser hung on the verb:
+    in "X is a former linebacker for the Tampa Bay Buccaneers, the team he played for", the team is the Buccaneers
+    (X is no team). Empty for any other complement; None after a proper noun the tagger named nothing."""
+    doc = attr.doc
+    start = attr.left_edge.i
+    if start == 0 or doc[start - 1].text != "," or attr.pos_ != "NOUN" or doc[start].dep_ != "det" or not any(
+            c.dep_ == "attr" and c.i < attr.i for c in attr.head.children):
+        return []
+    if start - 2 in resolver.by_token:
+        return [resolver.by_token[start - 2][1]]
+    return None if start >= 2 and doc[start - 2].pos_ == "PROPN" and doc[start - 2].dep_ == "pobj" else []

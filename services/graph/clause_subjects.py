@@ -11,6 +11,7 @@ from services.graph.coordination import SUBJECTS, clause_opened, with_conj
 from services.graph.coreference import Ref
 from services.graph.resolver import Resolver, name_before
 from services.graph.spans import kind
+from services.graph.vocabulary import noun_label
 
 OBJECTS = {"dobj", "obj"}  # not a dative: "won her the award" did not win her
 _EARNING = {"earn", "win", "gain", "garner", "bring"}  # with a dative, the dative gets the object
@@ -51,7 +52,7 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
     for _ in range(4):
         subjects = [c for c in node.children if c.dep_ in SUBJECTS][:1]  # "Iannucci, OBE is": the first
         if subjects and node.dep_ == "relcl" and subjects[0].lower_ in RELATIVE:  # "a convict who was transported"
-            holder = _person_of(qualified(node)) if subjects[0].lower_ in ("who", "whom") else None
+            holder = _person_of(qualified(node)) or _ruler_of(node) if subjects[0].lower_ in ("who", "whom") else None
             people = resolver.refs(holder) if holder is not None else []
             if people and all(kind(r.label) == "person" for r in people):  # "a constable of the Royal Canadian
                 return people, passive, []  # Mounted Police who works in … Chicago": he works there, no police force
@@ -119,6 +120,16 @@ def subjects_of(verb: Any, resolver: Resolver) -> tuple[list[Ref], bool, list[Re
         break
     before = name_before(verb, resolver)  # "Sandra Miju Oh is …", with "Oh" taken for an interjection
     return ([before] if before else []), passive, []
+
+
+def _ruler_of(clause: Any) -> Any | None:
+    """The title noun a "who" clause hangs on when the name before "who" is what the title rules: in "Bleddyn ap
+    Cynfyn, king of Powys who rewarded Gwrgenau" the king rewarded him, not Powys. None otherwise."""
+    head = clause.head
+    if clause.dep_ != "relcl" or head.pos_ != "NOUN" or not head.is_lower \
+            or noun_label(head.lemma_, "of") not in ("king_of", "president_of", "leads"):
+        return None
+    return head if any(c.dep_ == "prep" and c.lower_ == "of" and c.i < clause.i for c in head.children) else None
 
 
 def _person_of(body: Any) -> Any | None:

@@ -24,6 +24,7 @@ from services.graph.classes import class_label
 from services.graph.clause_shapes import (
     PARTITIVE,
     absolute,
+    appositive_of,
     behind_by,
     cast_pairs,
     comparison,
@@ -252,22 +253,14 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
         elif child.dep_ in ("attr", "acomp", "oprd") and not passive:
             if child.i in resolver.by_token:
                 continue  # "X is Y" between two names: an identity, not a relation
-            out += noun_facts(_appositive_of(child, resolver) or subjects, child, resolver, anchors | {child.i})
+            owner = appositive_of(child, resolver)
+            if owner is None:
+                continue  # "formed … as the successor of JBL2, the second division of the former Japan Basketball
+                # League": the division is JBL2, a name the tagger missed, not the subject
+            out += noun_facts(owner or subjects, child, resolver, anchors | {child.i})
     if resolver.context.topic is not None:  # without a topic (an address, a report) its guesses were mostly
         out += path_facts(verb, subjects, resolver, found + out, anchors)  # wrong: 77.5% of a speech sample
     return _other_names(verb, out, agents if passive and agents else subjects, resolver, anchors)
-
-
-def _appositive_of(attr: Any, resolver: Resolver) -> list[Ref]:
-    """A second complement after a comma and a name is that name's appositive, which the parser hung on the verb:
-    in "X is a former linebacker for the Tampa Bay Buccaneers, the team he played for", the team is the Buccaneers
-    (X is no team). Empty for any other complement."""
-    doc = attr.doc
-    start = attr.left_edge.i
-    if start == 0 or doc[start - 1].text != "," or attr.pos_ != "NOUN" or doc[start].dep_ != "det" or not any(
-            c.dep_ == "attr" and c.i < attr.i for c in attr.head.children):
-        return []
-    return [resolver.by_token[start - 2][1]] if start - 2 in resolver.by_token else []
 
 
 def _other_names(verb: Any, out: list[Triple], doers: list[Ref], resolver: Resolver, anchors: frozenset[int]) -> list[Triple]:

@@ -56,10 +56,12 @@ def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
     for node in nodes:
         for m in node.metadata.get(MENTIONS_KEY, []):
             # (a name the tagger called a person whose words say otherwise is none: "Chandris Fantasy Cruises")
-            key = entity_key(strip_titles(m.name)) if _a_persons(m.name, m.type) else ""
+            name = re.sub(r"^(?:(?!(?:de|da|di|del|della|du|la|le|van|von|der|den|ter|al|el|bin|ibn|ap)\b)[a-z]+ )+",
+                          "", m.name)  # "forces an older Bruce Wayne": the tagger's word of his age (not "de Gaulle")
+            key = entity_key(strip_titles(name)) if _a_persons(name, m.type) else ""
             if key and len(key.split()) > 1 and key not in seen:
                 seen.add(key)
-                out.append((key, m.name, m.type, False, [], 1, False, None, False, True))
+                out.append((key, name, m.type, False, [], 1, False, None, False, True))
     return out
 
 

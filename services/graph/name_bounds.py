@@ -241,6 +241,8 @@ def repair(doc: Any, start: int, end: int, label: str = "") -> tuple[int, int]:
         end -= 1
     while end - start > 1 and (doc[start].is_quote or doc[start].is_punct):
         start += 1
+    while end - start > 2 and doc[start].is_lower and doc[start].is_alpha and doc[start].tag_ in ("JJ", "JJR", "JJS"):
+        start += 1  # "forces an older Bruce Wayne": his age, no word of his name
     if label == "PERSON":
         start = _after_office(doc, start, end)
     while end - start > 1 and (doc[start].text in ("the", "a", "an", "'s", "’s") or (doc[start].lower_ in ("the", "a", "an")

@@ -13,6 +13,7 @@ from services.graph.coordination import with_conj
 from services.graph.coreference import Ref
 from services.graph.gazetteer import is_demonym, place_names
 from services.graph.name_bounds import PEERAGES
+from services.graph.name_words import given_names
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label
@@ -166,6 +167,9 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
                     out.append(Triple(subject, TOOK_PART_IN, raw, ref, frozenset()))
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) == "PERSON":
+                    if span.label == "PERSON" and span.text.split()[0].lower() in given_names() and noun.text.istitle():
+                        continue  # "the Richard Charles Lee Director of the Asian Institute": a chair named for a
+                        # man, of whom no one is a member
                     out.append(Triple(subject, "member_of", raw, ref, frozenset()))  # "an NBA player"
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT") \
                         and not _INDUSTRY.fullmatch(span.text) and not is_demonym(span.text.split()[0]) \

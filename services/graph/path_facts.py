@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.graph.clause_shapes import behind_by, locates_object, misplaced_agent, name_before_by, naming_the
+from services.graph.clause_shapes import (
+    appositive_of,
+    behind_by,
+    locates_object,
+    misplaced_agent,
+    name_before_by,
+    naming_the,
+)
 from services.graph.coordination import SUBJECTS, opens_a_clause
 from services.graph.coreference import Ref
 from services.graph.name_bounds import PEERAGES
@@ -91,6 +98,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
             continue  # "the Australian band X": a name that modifies a noun is no object
         if counted_members(tok):
             continue  # "two other former Kimber of Oregon employees": the employees', not Kimber
+        if obj not in resolver.refs(tok) and resolver.refs(tok):
+            continue  # "to Queensland Senator Barnaby Joyce": the name stands for another (the senator)
         if resolver.based_agent(tok) is not None:
             continue  # "by the Santa Cruz, California-based … band Good Riddance": the band's, no town's
         if tok.dep_ == "conj" and opens_a_clause(tok):
@@ -119,6 +128,8 @@ def path_facts(verb: Any, subjects: list[Ref], resolver: Resolver, found: list[T
         if _anothers(path, subjects):
             continue  # "It is the last of the novels … before he began to concentrate, in his last works such as
             # 'Nightwork'": the works are his, no one's the novel relates to
+        if path and path[-1].dep_ == "attr" and appositive_of(path[-1], resolver) is None:
+            continue  # "the successor of JBL2, the second division of the former Japan Basketball League": JBL2's
         if any(p.lower_ in PEERAGES and p.dep_ != "attr" for p in path):
             continue  # "succeeded his first cousin …, the Earl of Sheffield": a title's place is no party of the verb
             # (but "Tostig was Earl of Northumbria" governed it)

@@ -125,7 +125,8 @@ def resolve_document(found: list[tuple[Any, ...]]) -> tuple[dict[str, DocEntity]
             longer = subject
         if not longer and len(words) == 1 and kind(ent.type) in ("person", "other"):  # "Ben" of "Ben Stokes"
             longer = [o for o in entities.values() if o.key != ent.key and _given_name_of(words[0], o.key.split()[0])
-                      and len(o.key.split()) > 1 and (kind(o.type) == "person" or _untyped_person_topic(o, ent))]
+                      and len(o.key.split()) > 1 and not any(ch.isdigit() for ch in o.key)  # "Sega" of "Sega AM2":
+                      and (kind(o.type) == "person" or _untyped_person_topic(o, ent))]  # a studio, no given name
         same = [o for o in longer if kind(_evident(o)) == kind(_evident(ent)) != "other"]
         if len(longer) > 1 and len(same) == 1:
             longer = same  # "Johnson" (a person) of "Samuel Johnson", not of the untyped "A Biographical Sketch of

@@ -15,7 +15,7 @@ from services.graph.coordination import with_conj
 from services.graph.coreference import DEFINITE, NEUTER, PERSONAL, PLURAL, Context, Ref
 from services.graph.gazetteer import is_demonym
 from services.graph.kin_names import kin_name
-from services.graph.spans import NameSpan, compatible, kind
+from services.graph.spans import NameSpan, compatible, is_honorific, kind
 
 LISTING = {"as", "including", "like", "among"}
 NAMED_BY_OF = {"GPE", "LOC", "FAC", "ORG"}
@@ -145,6 +145,11 @@ class Resolver:
             if found[0].label in ("GPE", "LOC", "NORP") and any(c.dep_ == "det" and c.lower_ in ("a", "an")
                                                                  for c in tok.children):
                 return []  # "who had a UK hit with it", parsed as "a UK" that hit: a place takes no "a"
+            end = found[0].end
+            if found[0].label in ("GPE", "LOC", "NORP") and end + 1 < len(tok.doc) and is_honorific(tok.doc[end].text) \
+                    and end + 1 in self.by_token and self.by_token[end + 1][0].label == "PERSON":
+                return [self.by_token[end + 1][1]]  # "chief of staff to Queensland Senator Barnaby Joyce": the
+                # senator; the state only says which senate
             return [self.based_agent(tok) or found[1]]
         word = tok.lower_
         if tok.pos_ == "PRON":
@@ -244,6 +249,10 @@ class Resolver:
             if label == "PERSON" and any(c.dep_ == "amod" and c.lower_ in _ACCLAIMED for c in tok.children):
                 return []  # "directed by the acclaimed actor and director", in an actor's text: someone the
                 # sentence introduces (a praise word presents a person), not the one it is about
+            after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+            if after is not None and after.pos_ == "PROPN" and after.head.i != tok.i and tok.tag_ == "NN":
+                # "the Norwegian king Harald Hardrada's invasion": the title of the name after it, no one before
+                return [self.by_token[after.i][1]] if after.i in self.by_token else []
             ref = self.context.description(tok.lemma_, capital=tok.text[:1].isupper() and not tok.is_sent_start)
             return [ref] if ref else []
         return []
