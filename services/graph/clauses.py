@@ -183,7 +183,7 @@ def _verb_triples(verb: Any, resolver: Resolver, found: list[Triple]) -> list[Tr
                 label = light or label
                 for pobj in with_conj(c for c in prep.children if c.dep_ == "pobj"):
                     for o in resolver.refs(pobj):
-                        raw = f"{_raw(verb, particle, None)} {child.text} {prep.text}"
+                        raw = f"{_raw(verb, particle, None)} {_noun_words(child)} {prep.text}"
                         out += [Triple(s, label, raw, o, anchors) for s in subjects]
         elif child.dep_ in ("prep", "dative") and child.lower_ != "by" and child.i not in resolver.by_token:
             # (a preposition inside a name is the name's: "the University of North Carolina at Chapel Hill")
@@ -313,6 +313,16 @@ def _quoted(tok: Any, resolver: Resolver) -> bool:
     """Whether the name at ``tok`` opens right after a quotation mark."""
     start = resolver.by_token[tok.i][0].start if tok.i in resolver.by_token else tok.left_edge.i
     return start > 0 and tok.doc[start - 1].text in ('"', "“")
+
+
+def _noun_words(noun: Any) -> str:
+    """A noun with the nouns right before it that say which it is: "guest appearances", not "appearances" (which
+    reads as a starring part)."""
+    first = noun.i
+    while first > 0 and noun.doc[first - 1].pos_ == "NOUN" and noun.doc[first - 1].head.i == noun.i \
+            and noun.doc[first - 1].dep_ in ("compound", "amod"):
+        first -= 1
+    return str(noun.doc[first:noun.i + 1].text)
 
 
 def _second_object(obj: Any) -> bool:

@@ -241,6 +241,19 @@ def _describes(span: Any, obj: tuple[int, int]) -> bool:
     return any(a.i == noun.i for a in span.doc[obj[0]].ancestors)
 
 
+def _of_another_name(span: Any, obj: tuple[int, int], names: list[tuple[int, int]]) -> bool:
+    """Whether the date is the year of another name than the fact's object: in "supplied four players to the 2005
+    FIFA U-17 World Championship and five players to the 2007 FIFA U-20 World Cup" 2005 is the championship's, and
+    dates nothing of the cup."""
+    root = span.root
+    while root.dep_ == "conj" and root.head.i < root.i:
+        root = root.head
+    if root.dep_ not in ("nummod", "compound", "amod", "nmod"):
+        return False
+    head = root.head.i
+    return not obj[0] <= head < obj[1] and any(a <= head < b for a, b in names if (a, b) != obj)
+
+
 def _gapped_after(doc: Any, span: Any, obj: tuple[int, int]) -> bool:
     """Whether the date opens a later conjunct whose verb the text left out, after the fact's object: "received
     the Brown-Hudson Folklore Award from the North Carolina Folklore Society, and in 2014, the North Carolina
@@ -262,7 +275,8 @@ def clause_dates(sent: Any, anchors: set[int], obj: tuple[int, int] | None = Non
     points = 0  # more than one moment of one verb: each dates another member of a list
     governed = _governed(sent, anchors)
     if obj is not None:
-        governed = [g for g in governed if not _gapped_after(sent.doc, g[0], obj) and not _describes(g[0], obj)]
+        governed = [g for g in governed if not _gapped_after(sent.doc, g[0], obj) and not _describes(g[0], obj)
+                    and not _of_another_name(g[0], obj, names or [])]
     if obj is not None and governed:
         governed = _date_beside(sent, governed, obj) or governed
     if obj is not None and len(governed) > 1:

@@ -214,6 +214,9 @@ class SpacyTemporalExtractor(TransformComponent):
         documents ("film") would be a hub tying unrelated things together."""
         assert context.topic is not None and context.topic_phrase is not None
         phrase, noun = context.topic_phrase
+        if re.match(r"(?i)lists? of ", context.topic.name):
+            phrase = "list"  # "List of word board games": its text says what its items are ("Word board games are
+            # those games played on a board"), and the document is a list of them
         if sum(c.isalpha() for c in phrase) < 3:
             return None  # "is a '": a class made of what the text garbled
         src, dst = table.node(context.topic), table.node(Ref(phrase, CONCEPT))

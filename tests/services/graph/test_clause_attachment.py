@@ -187,6 +187,15 @@ def test_a_group_made_of_the_topics_last_word_is_the_topic(extractor):
     ("NASCAR Revolution is a racing game. The game features race car drivers from the 1998 and 1999 Winston Cup "
      "seasons like Kyle Petty and Dale Earnhardt.", "NASCAR Revolution",
      ("nascar revolution", "related_to", "kyle petty"), None),
+    # the year of another name dates nothing of this object (the other keeps its own)
+    ("Rimyongsu Sports Club is a North Korean football club. Despite never winning the DPR Korea League, Rimyongsu "
+     "supplied four players to the 2005 FIFA U-17 World Championship and five players to the 2007 FIFA U-20 World "
+     "Cup, more than any other North Korean club.", "Rimyongsu Sports Club",
+     ("rimyongsu", "related_to", "fifa u-20 world cup"), None),
+    ("Rimyongsu Sports Club is a North Korean football club. Despite never winning the DPR Korea League, Rimyongsu "
+     "supplied four players to the 2005 FIFA U-17 World Championship and five players to the 2007 FIFA U-20 World "
+     "Cup, more than any other North Korean club.", "Rimyongsu Sports Club",
+     ("rimyongsu", "related_to", "fifa u-17 world championship"), "2005-01-01"),
     # guard: a date that qualifies the verb's own "since" phrase still dates it
     ("John Smith is an American politician. Smith has represented Ohio in the United States Senate since the 1994 "
      "election.", "John Smith (politician)", ("john smith", "represented", "ohio"), "1994-01-01"),
@@ -224,3 +233,14 @@ def test_a_studio_named_with_a_number_has_no_given_name_and_an_adjective_no_pers
     extractor([node])
     _, target = resolve_document(_found([node]))
     assert target.get("bruce wayne") == "bruce wayne", target
+
+
+def test_a_light_verbs_noun_keeps_its_nouns_and_a_list_is_a_list(extractor):
+    facts = _facts(extractor, _node("Neve Campbell is a Canadian actress. Campbell has also made guest appearances on "
+                                    'several television series, such as "Medium", "Grey\'s Anatomy" and "Mad Men".',
+                                    "Neve Campbell"))
+    raws = {p["raw"] for s, r, t, p in facts if t == "mad men"}
+    assert raws == {"has made guest appearances on"}, facts
+    facts = _facts(extractor, _node("Word board games are those games played on a board as players of the game attempt "
+                                    "to construct words that use a scoring system.", "List of word board games"))
+    assert {(r, t) for s, r, t, _ in facts} == {("instance_of", "list")}, facts
