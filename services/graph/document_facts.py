@@ -56,8 +56,9 @@ def _found(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
     for node in nodes:
         for m in node.metadata.get(MENTIONS_KEY, []):
             # (a name the tagger called a person whose words say otherwise is none: "Chandris Fantasy Cruises")
-            name = re.sub(r"^(?:(?!(?:de|da|di|del|della|du|la|le|van|von|der|den|ter|al|el|bin|ibn|ap)\b)[a-z]+ )+",
-                          "", m.name)  # "forces an older Bruce Wayne": the tagger's word of his age (not "de Gaulle")
+            name = re.sub(r"^(?:(?!(?:the|a|an|de|da|di|del|della|du|la|le|van|von|der|den|ter|al|el|bin|ibn|ap)\b)"
+                          r"[a-z]+ )+", "", m.name)  # "forces an older Bruce Wayne": the tagger's word of his age (not
+            # "de Gaulle"; nor "the": "the Brady Bunch" is no one's name)
             key = entity_key(strip_titles(name)) if _a_persons(name, m.type) else ""
             if key and len(key.split()) > 1 and key not in seen:
                 seen.add(key)
