@@ -8,7 +8,9 @@ A documented rule set, not a statistical model (no coreference component install
 * **he / she / him / her** → the topic when it is a person; else a person named as a subject earlier in the
   same sentence; else the subject of the previous sentence in the paragraph when that is a person; else, in a
   document with a topic, the last person named in the paragraph.
-* **it** → the topic when it is not a person; else the previous sentence's subject when that is a thing.
+* **it** → the thing the previous sentence brought in with "there is" ("There is a fifth country …, Denika. It
+  is off the map"); else the topic when it is not a person; else the previous sentence's subject when that is a
+  thing.
 * **they / them** → the topic when it is an organisation or a group (a band, a team, a people); else the
   previous sentence's subject when that is one.
 * **the film, the company, this station …** (a definite description) → the topic when the noun is the
@@ -18,6 +20,7 @@ A documented rule set, not a statistical model (no coreference component install
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,3 +205,27 @@ class Context:
             del self.recent[:10]
         if subject:
             self.previous_subject = ref
+
+
+def sentence_subject(sent: Any, refs: Callable[[Any], list[Ref]]) -> Ref | None | bool:
+    """What the sentence's main clause is about, for the next sentence's "it" and "they": a named thing; None
+    when it is something unnamed ("the bank", "the war"), which the next pronoun more likely means than an older
+    name; False when the main clause has no subject to go by. ``refs`` resolves a token (Resolver.refs)."""
+    subject = next((t for t in sent.root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return False
+    found = refs(subject)
+    return found[0] if found else None
+
+
+def brought_in(sent: Any, refs: Callable[[Any], list[Ref]]) -> Ref | None:
+    """The named thing a "there is" sentence brings in ("There is a fifth country introduced to the trilogy as
+    well, Denika"), which the next sentence's "it" means rather than the topic; None for any other sentence."""
+    root = sent.root
+    if root.lemma_.lower() != "be" or not any(c.dep_ == "expl" for c in root.children):
+        return None
+    noun = next((c for c in root.children if c.dep_ == "attr"), None)
+    if noun is None or class_label(noun.lemma_) in (None, "PERSON"):
+        return None
+    found = [r for t in (noun, *(c for c in noun.children if c.dep_ == "appos")) for r in refs(t)]
+    return found[0] if len(found) == 1 and not found[0].topic else None

@@ -228,30 +228,30 @@ def _date_beside(sent: Any, governed: list[tuple[Any, str | None, bool]],
     return [(beside[-1], None, False)] if beside else None
 
 
+def _qualified(span: Any) -> Any | None:
+    """The noun a date is a word of ("the 1998 and 1999 Winston Cup seasons", "the 2005 FIFA U-17 World
+    Championship"), or None when the date is no noun's modifier."""
+    root = span.root
+    while root.dep_ == "conj" and root.head.i < root.i:  # "the 1998 and 1999 … seasons"
+        root = root.head
+    return root.head if root.dep_ in ("nummod", "compound", "amod", "nmod") else None
+
+
 def _describes(span: Any, obj: tuple[int, int]) -> bool:
     """Whether the date only says which of a noun the fact's object is among: in "features race car drivers from the
     1998 and 1999 Winston Cup seasons like Kyle Petty" the years qualify the seasons Petty is named under, and date
     nothing the game does."""
-    root = span.root
-    while root.dep_ == "conj" and root.head.i < root.i:  # "the 1998 and 1999 … seasons"
-        root = root.head
-    if root.dep_ not in ("nummod", "compound", "amod", "nmod") or root.head.pos_ != "NOUN":
-        return False
-    noun = root.head
-    return any(a.i == noun.i for a in span.doc[obj[0]].ancestors)
+    noun = _qualified(span)
+    return noun is not None and noun.pos_ == "NOUN" and any(a.i == noun.i for a in span.doc[obj[0]].ancestors)
 
 
 def _of_another_name(span: Any, obj: tuple[int, int], names: list[tuple[int, int]]) -> bool:
     """Whether the date is the year of another name than the fact's object: in "supplied four players to the 2005
     FIFA U-17 World Championship and five players to the 2007 FIFA U-20 World Cup" 2005 is the championship's, and
     dates nothing of the cup."""
-    root = span.root
-    while root.dep_ == "conj" and root.head.i < root.i:
-        root = root.head
-    if root.dep_ not in ("nummod", "compound", "amod", "nmod"):
-        return False
-    head = root.head.i
-    return not obj[0] <= head < obj[1] and any(a <= head < b for a, b in names if (a, b) != obj)
+    noun = _qualified(span)
+    return noun is not None and not obj[0] <= noun.i < obj[1] and any(a <= noun.i < b for a, b in names
+                                                                      if (a, b) != obj)
 
 
 def _gapped_after(doc: Any, span: Any, obj: tuple[int, int]) -> bool:

@@ -24,10 +24,10 @@ from llama_index.core.graph_stores.types import KG_NODES_KEY, KG_RELATIONS_KEY, 
 from llama_index.core.schema import BaseNode, TransformComponent
 from pydantic import PrivateAttr
 
-from services.graph.classes import class_label, head_label
+from services.graph.classes import head_label
 from services.graph.clause_shapes import respectively
 from services.graph.clauses import sentence_triples
-from services.graph.coreference import Context, Ref, kin_of
+from services.graph.coreference import Context, Ref, brought_in, kin_of, sentence_subject
 from services.graph.dating import Span, clause_dates
 from services.graph.entities import display_name, entity_key
 from services.graph.generic import CONCEPT
@@ -197,11 +197,11 @@ class SpacyTemporalExtractor(TransformComponent):
                     "valid_from_precision": when.from_precision if when else None,
                     "valid_until_precision": when.until_precision if when else None,
                     "char_start": base + first, "char_end": base + last}))
-            main = _main_subject(sent, resolver)  # before the sentence's names join the context: "She grew up at
+            main = sentence_subject(sent, resolver.refs)  # before the sentence's names join the context: "She grew up at
             for s in here:  # Linwood": she is who she was while the sentence was read, not the last name it gave
                 context.saw(resolver.by_token[s.start][1], subject=False, background=kin_of(s.root))
             context.main_subject(main)
-            context.introduced = _introduced(sent, resolver)
+            context.introduced = brought_in(sent, resolver.refs)
         if not relations and context.topic is not None and context.topic_phrase is not None:
             fact = self._class_fact(table, context, original, at, base)
             relations += [fact] if fact is not None else []
@@ -227,30 +227,6 @@ class SpacyTemporalExtractor(TransformComponent):
         return Relation(label=INSTANCE_OF, source_id=src.id, target_id=dst.id, properties={
             "sentence": original[first:last].strip()[:1000], "raw": f"is a {phrase}", "valid_from": None,
             "valid_until": None, "char_start": base + first, "char_end": base + last})
-
-
-def _main_subject(sent: Any, resolver: Resolver) -> Ref | None | bool:
-    """What the sentence's main clause is about, for the next sentence's "it" and "they": a named thing; None
-    when it is something unnamed ("the bank", "the war"), which the next pronoun more likely means than an older
-    name; False when the main clause has no subject to go by."""
-    subject = next((t for t in sent.root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is None:
-        return False
-    refs = resolver.refs(subject)
-    return refs[0] if refs else None
-
-
-def _introduced(sent: Any, resolver: Resolver) -> Ref | None:
-    """The named thing a "there is" sentence brings in ("There is a fifth country introduced to the trilogy as
-    well, Denika"), which the next sentence's "it" means rather than the topic; None for any other sentence."""
-    root = sent.root
-    if root.lemma_.lower() != "be" or not any(c.dep_ == "expl" for c in root.children):
-        return None
-    noun = next((c for c in root.children if c.dep_ == "attr"), None)
-    if noun is None or class_label(noun.lemma_) in (None, "PERSON"):
-        return None
-    refs = [r for t in (noun, *(c for c in noun.children if c.dep_ == "appos")) for r in resolver.refs(t)]
-    return refs[0] if len(refs) == 1 and not refs[0].topic else None
 
 
 def _mention(ref: Ref, here: list[NameSpan], resolver: Resolver) -> tuple[int, int] | None:

@@ -8,8 +8,7 @@ from typing import Any
 from services.graph.classes import class_label
 from services.graph.coreference import KIN_LABELS
 from services.graph.gazetteer import is_demonym
-from services.graph.name_words import given_names
-from services.graph.noun_facts import MAKING, noun_facts
+from services.graph.noun_facts import MAKING, named_chair, noun_facts
 from services.graph.resolver import Resolver, Triple
 from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import NATIONALITY, RELATED_TO, noun_label
@@ -71,10 +70,8 @@ def name_facts(spans: list[NameSpan], resolver: Resolver) -> list[Triple]:
                             continue  # "Jackson writer Eudora Welty" writes in Jackson; "Pixar founder" founded it
                         if label in MAKING - {"founded"} and owner_span.label == "ORG":
                             label = "worked_for"  # "CBS producer Oscar Gómez" produces for CBS, not CBS itself
-                        if label == "member_of" and owner_span.label == "PERSON" and child.text.istitle() \
-                                and owner_span.text.split()[0].lower() in given_names():
-                            continue  # "the Richard Charles Lee Director of the Asian Institute": a chair named
-                            # for a man, of whom no one is a member
+                        if label == "member_of" and named_chair(owner_span, child):
+                            continue  # "the Richard Charles Lee Director": a chair, no body
                         if label == "member_of" and kind(owner_span.label) == "place":
                             label = "comes_from"  # "Hong Kong cantopop singer Charlene Choi" is from Hong Kong
                         elif label == "member_of" and (owner_span.label == "NORP" or is_demonym(owner_span.text)):

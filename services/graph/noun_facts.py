@@ -15,7 +15,7 @@ from services.graph.gazetteer import is_demonym, place_names
 from services.graph.name_bounds import PEERAGES
 from services.graph.name_words import given_names
 from services.graph.resolver import Resolver, Triple
-from services.graph.spans import kind
+from services.graph.spans import NameSpan, kind
 from services.graph.vocabulary import FAITHS, NATIONALITY, RELATED_TO, RELIGION, TOOK_PART_IN, noun_label
 
 MAKING = {"created", "wrote", "directed", "produced", "founded"}  # what "a … by X" can say X did
@@ -50,6 +50,12 @@ def _compound(noun: Any) -> str:
     if noun.i + 4 < len(doc) and doc[noun.i + 1:noun.i + 5].text.lower() == "-in-chief":
         return " ".join([*mods, f"{noun.lemma_.lower()}-in-chief"])  # "the editor-in-chief of the Sunday Times"
     return " ".join([*mods, noun.lemma_.lower()])
+
+
+def named_chair(owner: NameSpan, noun: Any) -> bool:
+    """A title named for a man ("the Richard Charles Lee Director of the Asian Institute"): a chair, and no body
+    whose member its holder is (but "Velvet Revolver drummer", a band the tagger called a person, is one)."""
+    return owner.label == "PERSON" and owner.text.split()[0].lower() in given_names() and noun.text.istitle()
 
 
 def _named_thing(noun: Any, resolver: Resolver) -> Any:
@@ -167,9 +173,8 @@ def noun_facts(subject_refs: list[Ref], noun: Any, resolver: Resolver, anchors: 
                 elif span.label == "EVENT":  # "a World War I flying ace", "an Olympic medalist"
                     out.append(Triple(subject, TOOK_PART_IN, raw, ref, frozenset()))
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) == "PERSON":
-                    if span.label == "PERSON" and span.text.split()[0].lower() in given_names() and noun.text.istitle():
-                        continue  # "the Richard Charles Lee Director of the Asian Institute": a chair named for a
-                        # man, of whom no one is a member
+                    if named_chair(span, noun):
+                        continue  # "the Richard Charles Lee Director": a chair, no body
                     out.append(Triple(subject, "member_of", raw, ref, frozenset()))  # "an NBA player"
                 elif span.label in ("ORG", "PERSON") and class_label(noun.lemma_) in ("WORK_OF_ART", "PRODUCT") \
                         and not _INDUSTRY.fullmatch(span.text) and not is_demonym(span.text.split()[0]) \
